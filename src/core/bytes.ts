@@ -1,0 +1,102 @@
+import { isUtf8 } from 'node:buffer'
+import { Type } from 'typebox'
+import { invalidInput } from './errors.ts'
+import { withDefault } from './operation.ts'
+
+export const BYTE_ENCODINGS = ['utf8', 'hex', 'base64', 'latin1'] as const
+export type ByteEncoding = (typeof BYTE_ENCODINGS)[number]
+
+/** The `inputEncoding` field shared by every operation that reads bytes from `input`. */
+export const inputEncodingField = (description = 'How `input` is turned into bytes: UTF-8 text, hex digits, base64, or Latin-1 text (one byte per character, U+0000–U+00FF).') =>
+  withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
+
+/** The `outputEncoding` field shared by every operation that produces bytes. */
+export const outputEncodingField = (description = 'How the produced bytes are written: UTF-8 text (refused with 422 if the bytes are not valid UTF-8), hex, base64, or Latin-1 text.') =>
+  withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
+
+const BASE64_CHAR = /[A-Za-z0-9+/\-_]/
+
+/** Reads `text` as bytes in the given encoding; anything that is not that encoding is a 422 with its position. */
+export function textToBytes(text: string, encoding: ByteEncoding, field = 'input'): Buffer {
+  switch (encoding) {
+    case 'utf8':
+      return Buffer.from(text, 'utf8')
+    case 'latin1': {
+      for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) > 0xff) {
+          throw invalidInput(`${field} has a character outside Latin-1 at position ${i}; use inputEncoding utf8 for such text`, { field, position: i })
+        }
+      }
+      return Buffer.from(text, 'latin1')
+    }
+    case 'hex': {
+      const digits = text.replace(/\s+/g, '')
+      const bad = digits.search(/[^0-9a-fA-F]/)
+      if (bad >= 0) throw invalidInput(`${field} is not hex: '${digits[bad]}' at position ${bad} is not a hex digit`, { field, position: bad })
+      if (digits.length % 2 !== 0) throw invalidInput(`${field} has an odd number of hex digits (${digits.length}); each byte takes two`, { field })
+      return Buffer.from(digits, 'hex')
+    }
+    case 'base64': {
+      const compact = text.replace(/\s+/g, '')
+      const body = compact.replace(/={1,2}$/, '')
+      for (let i = 0; i < body.length; i++) {
+        if (!BASE64_CHAR.test(body[i])) throw invalidInput(`${field} is not base64: '${body[i]}' at position ${i} is not a base64 character`, { field, position: i })
+      }
+      if (body.length % 4 === 1) throw invalidInput(`${field} is not base64: ${body.length} characters cannot encode whole bytes`, { field })
+      return Buffer.from(body, 'base64')
+    }
+  }
+}
+
+/**
+ * Writes bytes as text in the given encoding. Bytes that are not valid UTF-8 are refused with a hint
+ * rather than replaced with U+FFFD.
+ */
+export function bytesToText(bytes: Uint8Array, encoding: ByteEncoding): string {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  switch (encoding) {
+    case 'utf8': {
+      if (!isUtf8(buffer)) {
+        const position = firstInvalidUtf8Offset(buffer)
+        throw invalidInput(
+          `The decoded bytes are not valid UTF-8 (first bad byte at offset ${position}); ask for outputEncoding hex, base64 or latin1 to get them as they are`,
+          { position, hint: 'set outputEncoding to hex, base64 or latin1' },
+        )
+      }
+      return buffer.toString('utf8')
+    }
+    case 'latin1':
+      return buffer.toString('latin1')
+    case 'hex':
+      return buffer.toString('hex')
+    case 'base64':
+      return buffer.toString('base64')
+  }
+}
+
+/** The offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF). */
+export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0
+  while (i < bytes.length) {
+    const lead = bytes[i]
+    if (lead < 0x80) {
+      i++
+      continue
+    }
+    let length: number
+    let min: number
+    if (lead >= 0xc2 && lead <= 0xdf) [length, min] = [2, 0x80]
+    else if (lead >= 0xe0 && lead <= 0xef) [length, min] = [3, 0x800]
+    else if (lead >= 0xf0 && lead <= 0xf4) [length, min] = [4, 0x10000]
+    else return i
+    let codePoint = lead & (0xff >> (length + 1))
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k]
+      if (next === undefined || (next & 0xc0) !== 0x80) return i
+      codePoint = (codePoint << 6) | (next & 0x3f)
+    }
+    if (codePoint < min || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return i
+    i += length
+  }
+  return -1
+}

@@ -1,0 +1,59 @@
+/** The service's settings, read from the environment (CONTRACT.md §5); `devutils serve` flags mirror them. */
+export interface Config {
+  port: number
+  host: string
+  workers: number
+  bodyLimit: number
+  rateLimitMax: number
+  rateLimitWindow: number
+  redisUrl: string | undefined
+  trustProxy: string | undefined
+  timeBudgetMs: number
+  requestTimeoutMs: number
+  logLevel: string
+}
+
+export const DEFAULT_CONFIG: Config = {
+  port: 3000,
+  host: '127.0.0.1',
+  workers: 1,
+  bodyLimit: 1_048_576,
+  rateLimitMax: 1000,
+  rateLimitWindow: 60_000,
+  redisUrl: undefined,
+  trustProxy: undefined,
+  timeBudgetMs: 5000,
+  requestTimeoutMs: 10_000,
+  logLevel: 'info',
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const text = env[name]
+  if (text === undefined || text === '') return fallback
+  const value = Number(text)
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, not '${text}'`)
+  }
+  return value
+}
+
+/** Reads the configuration; a malformed value is an error at start-up, never a silent default. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = env.LOG_LEVEL || DEFAULT_CONFIG.logLevel
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`)
+  return {
+    port: integer(env, 'PORT', DEFAULT_CONFIG.port, 0, 65535),
+    host: env.HOST || DEFAULT_CONFIG.host,
+    workers: integer(env, 'WORKERS', DEFAULT_CONFIG.workers, 1, 256),
+    bodyLimit: integer(env, 'BODY_LIMIT', DEFAULT_CONFIG.bodyLimit, 1),
+    rateLimitMax: integer(env, 'RATE_LIMIT_MAX', DEFAULT_CONFIG.rateLimitMax, 0),
+    rateLimitWindow: integer(env, 'RATE_LIMIT_WINDOW', DEFAULT_CONFIG.rateLimitWindow, 1),
+    redisUrl: env.REDIS_URL || undefined,
+    trustProxy: env.TRUST_PROXY || undefined,
+    timeBudgetMs: integer(env, 'TIME_BUDGET_MS', DEFAULT_CONFIG.timeBudgetMs, 1),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_CONFIG.requestTimeoutMs, 1),
+    logLevel,
+  }
+}

@@ -1,0 +1,60 @@
+/** Every error code the service can produce, with its HTTP status: the one table all adapters read. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  INVALID_JSON: 400,
+  VALIDATION_ERROR: 400,
+  UNKNOWN_OPERATION: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INVALID_INPUT: 422,
+  LIMIT_EXCEEDED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  OVERLOADED: 503,
+  TIMEOUT: 503,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+/** Where in the input a problem lies: a field, a position in a string, a line, a row… */
+export type ErrorDetails = Record<string, unknown> | Array<{ field: string; message: string }>
+
+export const INTERNAL_ERROR_MESSAGE = 'An internal error occurred; it has been logged.'
+
+export class DevutilsError extends Error {
+  readonly code: ErrorCode
+  readonly details?: ErrorDetails
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+    super(message)
+    this.name = 'DevutilsError'
+    this.code = code
+    this.details = details
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code]
+  }
+}
+
+/** The request is well formed but its content cannot be processed (422). */
+export function invalidInput(message: string, details?: ErrorDetails): DevutilsError {
+  return new DevutilsError('INVALID_INPUT', message, details)
+}
+
+/** The content would exceed a processing limit (422). */
+export function limitExceeded(message: string, details?: ErrorDetails): DevutilsError {
+  return new DevutilsError('LIMIT_EXCEEDED', message, details)
+}
+
+/** A rule between fields that the schema cannot express, reported like a schema error (400). */
+export function validationError(field: string, message: string): DevutilsError {
+  return new DevutilsError('VALIDATION_ERROR', `${field} ${message}`, [{ field, message }])
+}
+
+export function isDevutilsError(error: unknown): error is DevutilsError {
+  return error instanceof DevutilsError
+}

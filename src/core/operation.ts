@@ -1,0 +1,61 @@
+import { Type, type Static, type TObject, type TSchema } from 'typebox'
+import { Memory } from 'typebox/system'
+
+export const CATEGORIES = ['encoders', 'generators', 'converters'] as const
+export type Category = (typeof CATEGORIES)[number]
+
+/** Keys of an object schema whose property carries a default (see `withDefault`). */
+type DefaultedKeys<T extends TObject> = {
+  [K in keyof T['properties']]: T['properties'][K] extends { default: unknown } ? K : never
+}[keyof T['properties']]
+
+/**
+ * What `run` receives: the validated body, with every default filled in, so a defaulted field is
+ * never undefined there even though a caller may omit it.
+ */
+export type OperationInput<T extends TObject> = Static<T> & {
+  [K in DefaultedKeys<T> & keyof Static<T>]-?: Exclude<Static<T>[K], undefined>
+}
+
+export interface OperationExample<I extends TObject, O extends TSchema> {
+  summary: string
+  input: Static<I>
+  /** Omitted for generators, whose output is random: their examples are checked against the schema only. */
+  output?: Static<O>
+}
+
+export interface OperationDefinition<I extends TObject = TObject, O extends TObject = TObject> {
+  /** The kebab-case name: file name, URL segment, OpenAPI operationId, MCP tool and CLI command. */
+  name: string
+  category: Category
+  /** One line for the catalogue. */
+  summary: string
+  /** A paragraph or two for the OpenAPI document and `--help`. */
+  description: string
+  input: I
+  output: O
+  examples: Array<OperationExample<I, O>>
+  /** Answers `GET /api/v1/<name>?field=value…` too (generators that need no secret). */
+  allowGet?: boolean
+  /** Strings with lone surrogates are refused (422) before `run`, unless this is true. */
+  allowLoneSurrogates?: boolean
+  run(input: OperationInput<I>): Static<O> | Promise<Static<O>>
+}
+
+/** Identity at run time; it exists so TypeScript infers each operation's input and output types. */
+export function defineOperation<I extends TObject, O extends TObject>(
+  definition: OperationDefinition<I, O>,
+): OperationDefinition<I, O> {
+  return definition
+}
+
+/** Any operation, whatever its schemas: what the registry and the adapters hold. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = OperationDefinition<any, any>
+
+/** An optional property with a default, applied before `run` and shown in the OpenAPI document. */
+export function withDefault<T extends TSchema>(type: T, value: Static<T>): ReturnType<typeof Type.Optional<T>> & { default: Static<T> } {
+  // Memory.Update copies the schema with TypeBox's hidden kind markers intact; a spread would drop them.
+  const withValue = Memory.Update(type, {}, { default: value }) as T
+  return Type.Optional(withValue) as ReturnType<typeof Type.Optional<T>> & { default: Static<T> }
+}

@@ -1,0 +1,165 @@
+import type { TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import type { TLocalizedValidationError } from 'typebox/error'
+import { DevutilsError } from './errors.ts'
+
+type Validator = ReturnType<typeof Compile>
+type JsonSchema = Record<string, unknown>
+
+const validators = new WeakMap<TSchema, Validator>()
+
+function validatorFor(schema: TSchema): Validator {
+  let validator = validators.get(schema)
+  if (!validator) {
+    validator = Compile(schema)
+    validators.set(schema, validator)
+  }
+  return validator
+}
+
+export interface FieldProblem {
+  field: string
+  message: string
+}
+
+/**
+ * Checks `value` against `schema` without coercing anything or dropping unknown fields, fills in
+ * defaults, and returns it; a value that breaks the schema is a 400 VALIDATION_ERROR whose details
+ * name every bad field and what it allows.
+ */
+export function validate<T>(schema: TSchema, value: unknown, rootName = 'body'): T {
+  const validator = validatorFor(schema)
+  if (!validator.Check(value)) {
+    throw validationFailure(describeErrors(schema, validator.Errors(value), rootName))
+  }
+  return validator.Default(value) as T
+}
+
+export function validationFailure(problems: FieldProblem[]): DevutilsError {
+  const message = problems.map((problem) => `${problem.field} ${problem.message}`).join('; ')
+  return new DevutilsError('VALIDATION_ERROR', message, problems)
+}
+
+function describeErrors(root: TSchema, errors: TLocalizedValidationError[], rootName: string): FieldProblem[] {
+  const problems = new Map<string, string>()
+  const add = (field: string, message: string) => {
+    if (!problems.has(field)) problems.set(field, message)
+  }
+  for (const error of errors) {
+    const anyOfAt = error.schemaPath.lastIndexOf('/anyOf/')
+    const field = fieldName(error.instancePath, rootName)
+    if (anyOfAt >= 0) {
+      // A union reports one error per branch; the useful message is what the union allows.
+      add(field, `must be ${describe(resolvePointer(root, error.schemaPath.slice(0, anyOfAt)))}`)
+      continue
+    }
+    switch (error.keyword) {
+      case 'additionalProperties': {
+        const allowed = Object.keys((resolvePointer(root, error.schemaPath).properties as JsonSchema) ?? {})
+        for (const extra of error.params.additionalProperties) {
+          add(joinField(error.instancePath, extra, rootName), `is not a known field${allowed.length ? `; allowed fields: ${allowed.join(', ')}` : ''}`)
+        }
+        break
+      }
+      case 'required':
+        for (const missing of error.params.requiredProperties) add(joinField(error.instancePath, missing, rootName), 'is required')
+        break
+      case 'boolean':
+        // `additionalProperties: false` reports each extra key twice; the keyword above names them.
+        break
+      default:
+        add(field, keywordMessage(error, resolvePointer(root, error.schemaPath)))
+    }
+  }
+  return [...problems].map(([field, message]) => ({ field, message }))
+}
+
+function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema): string {
+  const params = error.params as Record<string, unknown>
+  switch (error.keyword) {
+    case 'type':
+      return `must be ${describe(schema)}`
+    case 'enum':
+    case 'const':
+      return `must be ${describe(schema)}`
+    case 'minimum':
+      return `must be >= ${params.limit}`
+    case 'maximum':
+      return `must be <= ${params.limit}`
+    case 'exclusiveMinimum':
+      return `must be > ${params.limit}`
+    case 'exclusiveMaximum':
+      return `must be < ${params.limit}`
+    case 'multipleOf':
+      return `must be a multiple of ${params.multipleOf}`
+    case 'minLength':
+      return `must be at least ${params.limit} characters long`
+    case 'maxLength':
+      return `must be at most ${params.limit} characters long`
+    case 'minItems':
+      return `must have at least ${params.limit} items`
+    case 'maxItems':
+      return `must have at most ${params.limit} items`
+    case 'pattern':
+      return typeof schema.description === 'string' ? `must match the pattern ${params.pattern} (${schema.description})` : `must match the pattern ${params.pattern}`
+    default:
+      return error.message
+  }
+}
+
+const ARTICLE: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  object: 'a JSON object',
+  array: 'an array',
+  null: 'null',
+}
+
+/** What a schema allows, in words: `one of: encode, decode`, `an integer from 2 to 36`… */
+export function describe(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum)) return `one of: ${schema.enum.map(formatValue).join(', ')}`
+  if ('const' in schema) return formatValue(schema.const)
+  if (Array.isArray(schema.anyOf)) {
+    const branches = schema.anyOf as JsonSchema[]
+    if (branches.every((branch) => 'const' in branch || Array.isArray(branch.enum))) {
+      return `one of: ${branches.flatMap((branch) => (Array.isArray(branch.enum) ? branch.enum : [branch.const])).map(formatValue).join(', ')}`
+    }
+    return branches.map(describe).join(' or ')
+  }
+  const type = schema.type as string | undefined
+  let words = (type && ARTICLE[type]) ?? 'a valid value'
+  if (typeof schema.minimum === 'number' && typeof schema.maximum === 'number') words += ` from ${schema.minimum} to ${schema.maximum}`
+  else if (typeof schema.minimum === 'number') words += ` >= ${schema.minimum}`
+  else if (typeof schema.maximum === 'number') words += ` <= ${schema.maximum}`
+  if (typeof schema.maxLength === 'number') words += ` of at most ${schema.maxLength} characters`
+  return words
+}
+
+function formatValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+function resolvePointer(root: TSchema, pointer: string): JsonSchema {
+  let node: unknown = root
+  for (const segment of pointer.replace(/^#/, '').split('/').filter(Boolean)) {
+    node = (node as Record<string, unknown>)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return (node ?? {}) as JsonSchema
+}
+
+/** `/steps/0/operation` → `steps[0].operation`; the root itself is called `rootName`. */
+function fieldName(instancePath: string, rootName: string): string {
+  if (instancePath === '') return rootName
+  let name = ''
+  for (const raw of instancePath.slice(1).split('/')) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    name += /^\d+$/.test(segment) ? `[${segment}]` : name === '' ? segment : `.${segment}`
+  }
+  return name
+}
+
+function joinField(instancePath: string, property: string, rootName: string): string {
+  return instancePath === '' ? property : `${fieldName(instancePath, rootName)}.${property}`
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { DEFAULT_CONFIG, type Config } from '../core/config.ts'
+import { DevutilsError } from '../core/errors.ts'
+import { execute } from '../core/execute.ts'
+import type { AnyOperation } from '../core/operation.ts'
+import { queryToInput } from '../core/query.ts'
+import { operations } from '../operations/index.ts'
+import { failure, meta, success } from './envelope.ts'
+import { clientErrorHandler, toDevutilsError } from './errors.ts'
+import { emptyBody, parseJsonBody } from './json-body.ts'
+import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
+
+export const API_PREFIX = '/api/v1'
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+export interface AppOptions {
+  config?: Partial<Config>
+}
+
+/** Builds the whole HTTP service; `server.ts` listens with it, and the tests inject into it. */
+export async function buildApp({ config: overrides = {} }: AppOptions = {}): Promise<FastifyInstance> {
+  const config: Config = { ...DEFAULT_CONFIG, ...overrides }
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    genReqId: (request) => {
+      const supplied = request.headers['x-request-id']
+      return typeof supplied === 'string' && CLIENT_REQUEST_ID.test(supplied) ? supplied : randomUUID()
+    },
+    clientErrorHandler,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+
+  // Validation is core's job (the same for every surface); route schemas only feed the OpenAPI document.
+  app.setValidatorCompiler(() => () => true)
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      done(null, parseJsonBody(request, body as Buffer))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.startedAt = performance.now()
+    reply.header('x-request-id', request.id)
+  })
+
+  app.setErrorHandler((error, request, reply) => {
+    const devutilsError = toDevutilsError(error, config.bodyLimit)
+    if (devutilsError.status >= 500) request.log.error({ err: error }, 'request failed')
+    return sendError(request, reply, devutilsError)
+  })
+
+  const methodsByPath = new Map<string, Set<string>>()
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>()
+    for (const method of [route.method].flat()) methods.add(method)
+    methodsByPath.set(route.url, methods)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
+    const allowed = methodsByPath.get(path)
+    if (allowed) {
+      reply.header('allow', [...allowed].sort().join(', '))
+      return sendError(request, reply, new DevutilsError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${[...allowed].sort().join(', ')}`))
+    }
+    if (path.startsWith(`${API_PREFIX}/`)) {
+      const name = path.slice(API_PREFIX.length + 1)
+      return sendError(request, reply, new DevutilsError('UNKNOWN_OPERATION', `There is no operation named '${name}'; GET ${API_PREFIX} lists them all`))
+    }
+    return sendError(request, reply, new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX} and its reference at /docs`))
+  })
+
+  app.addSchema(ErrorEnvelopeSchema)
+  await app.register(swagger, {
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `schema-${index}`) },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'devutils',
+        version: '1.0.0',
+        description:
+          'Developer utility operations (encoders, generators, converters) over HTTP and JSON. Every operation is `POST /api/v1/<name>` with a JSON body; ' +
+          'every answer is an envelope: `{ success, data, meta }` or `{ success: false, error: { code, message, details }, meta }`.',
+      },
+      tags: [
+        { name: 'encoders', description: 'Encode and decode text.' },
+        { name: 'generators', description: 'Hashes, secrets, identifiers and placeholder data.' },
+        { name: 'converters', description: 'Convert between representations.' },
+        { name: 'service', description: 'The catalogue, health and this document.' },
+      ],
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null, deepLinking: true, tryItOutEnabled: false } })
+
+  for (const operation of operations) registerOperation(app, operation)
+
+  app.get(API_PREFIX, { schema: { tags: ['service'], summary: 'The catalogue of operations' } }, async (request) =>
+    success(request, { operations: catalogue() }),
+  )
+  app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) =>
+    success(request, { status: 'ok' }),
+  )
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  return app
+}
+
+function registerOperation(app: FastifyInstance, operation: AnyOperation) {
+  const path = `${API_PREFIX}/${operation.name}`
+  app.post(path, { schema: postRouteSchema(operation) }, async (request) => {
+    if (request.body === undefined) throw emptyBody()
+    return success(request, await execute(operation, request.body))
+  })
+  if (operation.allowGet) {
+    app.get(path, { schema: getRouteSchema(operation) }, async (request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return success(request, await execute(operation, queryToInput(operation.input, request.query as Record<string, unknown>)))
+    })
+  }
+}
+
+export function catalogue() {
+  return operations.map((operation) => ({
+    name: operation.name,
+    category: operation.category,
+    path: `${API_PREFIX}/${operation.name}`,
+    methods: operation.allowGet ? ['GET', 'POST'] : ['POST'],
+    summary: operation.summary,
+  }))
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: DevutilsError) {
+  if (error.status === 503 || error.status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '1')
+  return reply.code(error.status).type('application/json; charset=utf-8').send(failure(error, meta(request)))
+}
+

@@ -1,0 +1,73 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import { DevutilsError, INTERNAL_ERROR_MESSAGE, type ErrorCode } from '../core/errors.ts'
+import { failure } from './envelope.ts'
+import { randomUUID } from 'node:crypto'
+
+/** Errors Fastify raises by itself, translated into our codes and plain sentences. */
+const FASTIFY_ERRORS: Record<string, (error: FastifyLikeError, bodyLimit: number) => DevutilsError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new DevutilsError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent with Content-Type: application/json'),
+  FST_ERR_CTP_BODY_TOO_LARGE: (_error, bodyLimit) =>
+    new DevutilsError('PAYLOAD_TOO_LARGE', `The body is larger than the ${bodyLimit}-byte limit`, { limit: bodyLimit }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new DevutilsError('INVALID_JSON', 'The body is empty; send a JSON object such as {"input": "hello"}'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new DevutilsError('BAD_REQUEST', 'The Content-Length header does not match the body'),
+  FST_ERR_BAD_URL: () => new DevutilsError('BAD_REQUEST', 'The request URL is malformed'),
+  FST_ERR_ASYNC_CONSTRAINT: () => new DevutilsError('BAD_REQUEST', 'The request could not be routed'),
+}
+
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'BAD_REQUEST',
+  404: 'NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'OVERLOADED',
+}
+
+interface FastifyLikeError {
+  code?: string
+  statusCode?: number
+  message?: string
+}
+
+/**
+ * Any error, from an operation, from Fastify or from a plugin, as a DevutilsError. Unknown errors
+ * become INTERNAL_ERROR with a fixed message, so internals never leave the service.
+ */
+export function toDevutilsError(error: unknown, bodyLimit: number): DevutilsError {
+  if (error instanceof DevutilsError) return error
+  const candidate = (error ?? {}) as FastifyLikeError
+  const known = candidate.code ? FASTIFY_ERRORS[candidate.code] : undefined
+  if (known) return known(candidate, bodyLimit)
+  const status = candidate.statusCode
+  const code = status !== undefined && status < 500 ? CODE_BY_STATUS[status] : undefined
+  if (code) return new DevutilsError(code, candidate.message || STATUS_CODES[status!] || 'The request was refused')
+  return new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE)
+}
+
+/**
+ * Answers requests that Node's HTTP parser rejects before Fastify sees them (malformed requests,
+ * oversized headers, timeouts), in the same envelope, written straight to the socket.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const devutilsError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new DevutilsError('REQUEST_TIMEOUT', 'The request was not received in time; the connection is closed')
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? new DevutilsError('PAYLOAD_TOO_LARGE', 'The request headers are too large')
+        : new DevutilsError('BAD_REQUEST', 'The HTTP request is malformed')
+  const body = JSON.stringify(failure(devutilsError, { processingTime: 0, requestId: randomUUID() }))
+  socket.end(
+    `HTTP/1.1 ${devutilsError.status} ${STATUS_CODES[devutilsError.status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  )
+}

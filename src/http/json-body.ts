@@ -1,0 +1,38 @@
+import type { FastifyRequest } from 'fastify'
+import secureJson from 'secure-json-parse'
+import { DevutilsError } from '../core/errors.ts'
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i
+
+/**
+ * The only body parser: strict JSON in UTF-8. Fastify's own parser decodes bytes that are not UTF-8
+ * into U+FFFD without a word; this one refuses them, and refuses prototype-poisoning keys too.
+ */
+export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
+  const charset = CHARSET.exec(request.headers['content-type'] ?? '')?.[1]
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+    throw new DevutilsError('UNSUPPORTED_MEDIA_TYPE', `The charset '${charset}' is not supported; send the body as application/json in UTF-8`)
+  }
+  let text: string
+  try {
+    text = utf8.decode(body)
+  } catch {
+    throw new DevutilsError('INVALID_JSON', 'The body is not valid UTF-8; JSON must be sent as UTF-8 text')
+  }
+  if (text.trim() === '') throw emptyBody()
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    if (/prototype/i.test(reason)) {
+      throw new DevutilsError('INVALID_JSON', 'The body holds a __proto__ or constructor.prototype key, which is refused')
+    }
+    const position = /position (\d+)/.exec(reason)?.[1]
+    throw new DevutilsError('INVALID_JSON', `The body is not valid JSON: ${reason}`, position === undefined ? undefined : { position: Number(position) })
+  }
+}
+
+export function emptyBody(): DevutilsError {
+  return new DevutilsError('INVALID_JSON', 'The body is empty; send a JSON object such as {"input": "hello"}')
+}
