@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
@@ -7,7 +8,7 @@ import { DevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
-import { operations } from '../operations/index.ts'
+import { operations as registry } from '../operations/index.ts'
 import { failure, meta, success } from './envelope.ts'
 import { clientErrorHandler, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
@@ -18,12 +19,25 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 export interface AppOptions {
   config?: Partial<Config>
+  /** The operations to serve: the registry, unless a test brings its own. */
+  operations?: readonly AnyOperation[]
 }
 
 /** Builds the whole HTTP service; `server.ts` listens with it, and the tests inject into it. */
-export async function buildApp({ config: overrides = {} }: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp({ config: overrides = {}, operations = registry }: AppOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULT_CONFIG, ...overrides }
   const app = Fastify({
+    serverFactory: (handler) =>
+      createServer(
+        {
+          // A client must send its whole request within requestTimeout; headersTimeout must not be
+          // longer, and the checking interval decides how promptly a slow client is actually cut.
+          requestTimeout: config.requestTimeoutMs,
+          headersTimeout: config.requestTimeoutMs,
+          connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+        },
+        handler,
+      ),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,
     genReqId: (request) => {
@@ -104,7 +118,7 @@ export async function buildApp({ config: overrides = {} }: AppOptions = {}): Pro
   for (const operation of operations) registerOperation(app, operation)
 
   app.get(API_PREFIX, { schema: { tags: ['service'], summary: 'The catalogue of operations' } }, async (request) =>
-    success(request, { operations: catalogue() }),
+    success(request, { operations: catalogue(operations) }),
   )
   app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) =>
     success(request, { status: 'ok' }),
@@ -128,7 +142,7 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation) {
   }
 }
 
-export function catalogue() {
+export function catalogue(operations: readonly AnyOperation[] = registry) {
   return operations.map((operation) => ({
     name: operation.name,
     category: operation.category,

@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { after, before, describe, test } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
+import { defineOperation } from '../src/core/operation.ts'
+import { operations } from '../src/operations/index.ts'
+import { buildTestApp, post, type Envelope } from './helpers.ts'
+import { buildApp } from '../src/http/app.ts'
+
+function assertError(body: Envelope, code: string, message?: RegExp) {
+  assert.equal(body.success, false)
+  assert.equal(body.error?.code, code, JSON.stringify(body))
+  assert.equal(typeof body.error?.message, 'string')
+  if (message) assert.match(body.error!.message, message)
+  assert.equal(typeof body.meta.processingTime, 'number')
+  assert.equal(typeof body.meta.requestId, 'string')
+}
+
+describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
+  let app: FastifyInstance
+  before(async () => {
+    app = await buildTestApp({ bodyLimit: 1024 })
+  })
+  after(() => app.close())
+
+  test('success envelope: success, data, meta with a float processingTime and the request id', async () => {
+    const { status, headers, body } = await post(app, 'base64', { input: 'hi' })
+    assert.equal(status, 200)
+    assert.deepEqual(Object.keys(body), ['success', 'data', 'meta'])
+    assert.deepEqual(body.data, { result: 'aGk=', action: 'encode' })
+    assert.ok(body.meta.processingTime >= 0 && body.meta.processingTime < 1000)
+    assert.equal(Math.round(body.meta.processingTime * 1000), body.meta.processingTime * 1000)
+    assert.equal(headers['x-request-id'], body.meta.requestId)
+    assert.match(String(headers['content-type']), /^application\/json/)
+  })
+
+  test('a safe client X-Request-Id is kept; an unsafe one is replaced', async () => {
+    const kept = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'x-request-id': 'trace-42' }, payload: { input: '' } })
+    assert.equal(kept.json().meta.requestId, 'trace-42')
+    const replaced = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'x-request-id': 'a b<script>' }, payload: { input: '' } })
+    assert.notEqual(replaced.json().meta.requestId, 'a b<script>')
+  })
+
+  test('charset=utf-8 is fine; any other media type or charset is 415', async () => {
+    for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json']) {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': contentType }, payload: '{"input":"hi"}' })
+      assert.equal(response.statusCode, 200, contentType)
+    }
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x']) {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': contentType }, payload: '{"input":"hi"}' })
+      assert.equal(response.statusCode, 415, contentType)
+      assertError(response.json(), 'UNSUPPORTED_MEDIA_TYPE')
+    }
+  })
+
+  test('malformed JSON, an empty body, a non-UTF-8 body and prototype keys are 400 INVALID_JSON', async () => {
+    for (const payload of ['{"input": "a"', '', '   ', 'nope', '{"input": "a",}']) {
+      const { status, body } = await post(app, 'base64', payload)
+      assert.equal(status, 400, JSON.stringify(payload))
+      assertError(body, 'INVALID_JSON')
+    }
+    const notUtf8 = Buffer.concat([Buffer.from('{"input":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])
+    const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload: notUtf8 })
+    assert.equal(response.statusCode, 400)
+    assertError(response.json(), 'INVALID_JSON', /UTF-8/)
+    for (const payload of ['{"input":"a","__proto__":{"x":1}}', '{"input":"a","constructor":{"prototype":{"x":1}}}']) {
+      const { status, body } = await post(app, 'base64', payload)
+      assert.equal(status, 400, payload)
+      assertError(body, 'INVALID_JSON', /__proto__|prototype/)
+    }
+  })
+
+  test('a POST with no body at all is 400 INVALID_JSON', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/v1/base64' })
+    assert.equal(response.statusCode, 400)
+    assertError(response.json(), 'INVALID_JSON', /empty/)
+  })
+
+  test('unknown fields are refused and nothing is coerced: every bad field is listed', async () => {
+    const { status, body } = await post(app, 'base64', { input: 'x', action: 'decod', frombase: 1, lineLength: '76', strict: 1 })
+    assert.equal(status, 400)
+    assertError(body, 'VALIDATION_ERROR')
+    const details = body.error!.details as Array<{ field: string; message: string }>
+    const byField = Object.fromEntries(details.map((detail) => [detail.field, detail.message]))
+    assert.match(byField.action, /one of: encode, decode/)
+    assert.match(byField.frombase, /not a known field/)
+    assert.match(byField.lineLength, /integer/)
+    assert.match(byField.strict, /boolean/)
+    assert.match(body.error!.message, /action must be one of: encode, decode/)
+  })
+
+  test('a missing required field and a body that is not an object are VALIDATION_ERRORs', async () => {
+    const missing = await post(app, 'base64', {})
+    assertError(missing.body, 'VALIDATION_ERROR', /input is required/)
+    for (const payload of ['[]', '"text"', '42', 'null']) {
+      const { status, body } = await post(app, 'base64', payload)
+      assert.equal(status, 400, payload)
+      assertError(body, 'VALIDATION_ERROR', /body must be a JSON object/)
+    }
+  })
+
+  test('lone surrogates in text are 422', async () => {
+    const { status, body } = await post(app, 'base64', '{"input":"ok\\ud800"}')
+    assert.equal(status, 422)
+    assertError(body, 'INVALID_INPUT', /lone surrogate/)
+    assert.deepEqual(body.error!.details, { field: 'input', position: 2 })
+  })
+
+  test('a body over the limit is 413 with details.limit', async () => {
+    const { status, body } = await post(app, 'base64', { input: 'x'.repeat(2000) })
+    assert.equal(status, 413)
+    assertError(body, 'PAYLOAD_TOO_LARGE')
+    assert.deepEqual(body.error!.details, { limit: 1024 })
+  })
+
+  test('unknown operation 404, unknown path 404, wrong method 405 with Allow', async () => {
+    const unknown = await post(app, 'nope', { input: 'x' })
+    assert.equal(unknown.status, 404)
+    assertError(unknown.body, 'UNKNOWN_OPERATION', /nope/)
+    const elsewhere = await app.inject({ method: 'GET', url: '/wp-admin' })
+    assert.equal(elsewhere.statusCode, 404)
+    assertError(elsewhere.json(), 'NOT_FOUND')
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
+      const response = await app.inject({ method, url: '/api/v1/base64' })
+      assert.equal(response.statusCode, 405, method)
+      assert.equal(response.headers.allow, 'POST')
+      assertError(response.json(), 'METHOD_NOT_ALLOWED')
+    }
+    const health = await app.inject({ method: 'POST', url: '/health', payload: {} })
+    assert.equal(health.statusCode, 405)
+    assert.match(String(health.headers.allow), /GET/)
+  })
+
+  test('content problems are 422 INVALID_INPUT with where they are', async () => {
+    const { status, body } = await post(app, 'base64', { input: 'ab$c', action: 'decode' })
+    assert.equal(status, 422)
+    assertError(body, 'INVALID_INPUT', /position 2/)
+    assert.deepEqual(body.error!.details, { position: 2 })
+  })
+
+  test('service routes: catalogue, health, OpenAPI and the docs page with local assets', async () => {
+    const health = await app.inject({ method: 'GET', url: '/health' })
+    assert.equal(health.statusCode, 200)
+    assert.equal(health.json().data.status, 'ok')
+    const catalogue = await app.inject({ method: 'GET', url: '/api/v1' })
+    assert.equal(catalogue.json().data.operations.length, operations.length)
+    const docs = await app.inject({ method: 'GET', url: '/docs' })
+    assert.equal(docs.statusCode, 200)
+    assert.doesNotMatch(docs.body, /https?:\/\/(?!localhost)[^"']*\.(js|css)/, 'no asset comes from a CDN')
+    const initializer = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })
+    assert.equal(initializer.statusCode, 200)
+    assert.match(initializer.body, /"validatorUrl":null/)
+    const json = await app.inject({ method: 'GET', url: '/docs/json' })
+    assert.equal(json.json().openapi, '3.1.0')
+  })
+})
+
+describe('errors from a defect', () => {
+  test('a 500 never shows internals', async () => {
+    const broken = defineOperation({
+      name: 'broken',
+      category: 'encoders',
+      summary: 'Fails on purpose',
+      description: 'A test operation that throws a plain error.',
+      input: Type.Object({ input: Type.String({ description: 'anything' }) }, { additionalProperties: false }),
+      output: Type.Object({ result: Type.String() }),
+      examples: [],
+      run: () => {
+        throw new Error('secret internal detail at /srv/app.ts:42')
+      },
+    })
+    const app = await buildApp({ config: { logLevel: 'silent' }, operations: [broken] })
+    const { status, body } = await post(app, 'broken', { input: 'x' })
+    assert.equal(status, 500)
+    assertError(body, 'INTERNAL_ERROR')
+    assert.equal(body.error!.message, INTERNAL_ERROR_MESSAGE)
+    assert.doesNotMatch(JSON.stringify(body), /secret|srv/)
+    await app.close()
+  })
+})
+
+describe('client errors written to the socket, through a real server', () => {
+  let app: FastifyInstance
+  let port: number
+  before(async () => {
+    app = await buildTestApp({ requestTimeoutMs: 400 })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    port = (app.server.address() as net.AddressInfo).port
+  })
+  after(() => app.close())
+
+  /** Sends `text` one byte every `intervalMs` and resolves with what came back when the server closed. */
+  function trickle(text: string, intervalMs: number) {
+    return new Promise<{ response: string; elapsed: number }>((resolve) => {
+      const started = Date.now()
+      const socket = net.connect(port, '127.0.0.1')
+      let response = ''
+      let sent = 0
+      const timer = setInterval(() => {
+        if (sent < text.length && !socket.destroyed) socket.write(text[sent++])
+      }, intervalMs)
+      socket.on('data', (chunk) => (response += chunk))
+      socket.on('error', () => {})
+      socket.on('close', () => {
+        clearInterval(timer)
+        resolve({ response, elapsed: Date.now() - started })
+      })
+    })
+  }
+
+  function envelopeOf(raw: string): Envelope {
+    return JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))
+  }
+
+  test('a client trickling its headers gets 408 and the connection is closed', async () => {
+    const { response, elapsed } = await trickle('POST /api/v1/base64 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\r\n', 30)
+    assert.match(response, /^HTTP\/1\.1 408 /)
+    assertError(envelopeOf(response), 'REQUEST_TIMEOUT')
+    assert.ok(elapsed < 2000, `closed after ${elapsed} ms`)
+  })
+
+  test('a client trickling its body gets 408 and the connection is closed', async () => {
+    const head = 'POST /api/v1/base64 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n'
+    const { response } = await trickle(`${head}{"input":"${'x'.repeat(180)}"}`, 5)
+    assert.match(response, /^HTTP\/1\.1 408 /)
+    assertError(envelopeOf(response), 'REQUEST_TIMEOUT')
+  })
+
+  test('a malformed request line gets a 400 envelope', async () => {
+    const { response } = await trickle('NOT HTTP AT ALL\r\n\r\n', 0)
+    assert.match(response, /^HTTP\/1\.1 400 /)
+    assertError(envelopeOf(response), 'BAD_REQUEST')
+  })
+})

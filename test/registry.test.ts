@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import type { FastifyInstance } from 'fastify'
+import { CATEGORIES } from '../src/core/operation.ts'
+import { execute } from '../src/core/execute.ts'
+import { validate } from '../src/core/validate.ts'
+import { operations } from '../src/operations/index.ts'
+import { buildTestApp } from './helpers.ts'
+
+const SEED_CATALOGUE: Record<string, string> = {
+  base64: 'encoders', base32: 'encoders', url: 'encoders', rot13: 'encoders', 'html-entity': 'encoders', morse: 'encoders', 'json-escape': 'encoders', 'sql-escape': 'encoders',
+  hash: 'generators', password: 'generators', uuid: 'generators', 'random-string': 'generators', 'random-number': 'generators', hmac: 'generators', slug: 'generators', 'lorem-ipsum': 'generators', 'mac-address': 'generators', 'ip-address': 'generators',
+  timestamp: 'converters', 'binary-text': 'converters', 'hex-text': 'converters', 'base-convert': 'converters', 'csv-json': 'converters', 'yaml-json': 'converters',
+}
+
+describe('the registry', () => {
+  test('is alphabetical, with unique kebab-case names in the seed catalogue and its categories', () => {
+    const names = operations.map((operation) => operation.name)
+    assert.deepEqual(names, [...names].sort())
+    assert.equal(new Set(names).size, names.length)
+    for (const operation of operations) {
+      assert.match(operation.name, /^[a-z0-9]+(-[a-z0-9]+)*$/)
+      assert.ok(CATEGORIES.includes(operation.category))
+      assert.equal(operation.category, SEED_CATALOGUE[operation.name], `${operation.name} is in the seed's catalogue under ${SEED_CATALOGUE[operation.name]}`)
+    }
+  })
+
+  for (const operation of operations) {
+    describe(operation.name, () => {
+      test('refuses unknown fields and documents every field', () => {
+        assert.equal(operation.input.additionalProperties, false)
+        for (const [field, schema] of Object.entries(operation.input.properties as Record<string, { description?: string }>)) {
+          assert.ok(schema.description && schema.description.length > 10, `${operation.name}.${field} has a description`)
+        }
+        assert.ok(operation.summary.length > 10 && operation.description.length > 20)
+      })
+
+      test('has at least two examples, and each runs, matches its output and the output schema', async () => {
+        assert.ok(operation.examples.length >= 2)
+        for (const example of operation.examples) {
+          const data = await execute(operation, structuredClone(example.input))
+          validate(operation.output, data, 'data')
+          if (example.output !== undefined) assert.deepEqual(data, example.output, example.summary)
+          const outputFields = Object.keys(operation.output.properties as object)
+          const answered = Object.keys(data)
+          assert.deepEqual(answered, outputFields.filter((field) => answered.includes(field)), `${operation.name} answers its fields in the contract's order`)
+        }
+      })
+    })
+  }
+})
+
+describe('every surface shows every operation', () => {
+  let app: FastifyInstance
+  before(async () => {
+    app = await buildTestApp()
+  })
+  after(() => app.close())
+
+  test('the catalogue lists each operation with its path, methods and summary', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/v1' })
+    assert.equal(response.statusCode, 200)
+    const listed = response.json().data.operations as Array<Record<string, unknown>>
+    assert.deepEqual(listed.map((entry) => entry.name), operations.map((operation) => operation.name))
+    for (const [index, operation] of operations.entries()) {
+      assert.deepEqual(listed[index], {
+        name: operation.name,
+        category: operation.category,
+        path: `/api/v1/${operation.name}`,
+        methods: operation.allowGet ? ['GET', 'POST'] : ['POST'],
+        summary: operation.summary,
+      })
+    }
+  })
+
+  test('the OpenAPI document has every operation with its fields, defaults, bounds, examples and errors', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    assert.equal(document.openapi, '3.1.0')
+    for (const operation of operations) {
+      const entry = document.paths[`/api/v1/${operation.name}`]?.post
+      assert.ok(entry, `${operation.name} is in the OpenAPI document`)
+      assert.equal(entry.operationId, operation.name)
+      const media = entry.requestBody.content['application/json']
+      assert.deepEqual(Object.keys(media.schema.properties), Object.keys(operation.input.properties as object))
+      for (const [field, schema] of Object.entries(operation.input.properties as Record<string, Record<string, unknown>>)) {
+        for (const keyword of ['default', 'minimum', 'maximum', 'maxLength', 'enum']) {
+          if (keyword in schema) assert.deepEqual(media.schema.properties[field][keyword], schema[keyword], `${operation.name}.${field}.${keyword}`)
+        }
+      }
+      assert.equal(Object.keys(media.examples).length, operation.examples.length)
+      for (const status of ['200', '400', '413', '415', '422', '429', '500', '503']) assert.ok(entry.responses[status], `${operation.name} documents ${status}`)
+      if (operation.allowGet) assert.ok(document.paths[`/api/v1/${operation.name}`].get, `${operation.name} documents its GET form`)
+    }
+  })
+
+  test('every operation answers its first example over HTTP in the envelope', async () => {
+    for (const operation of operations) {
+      const response = await app.inject({ method: 'POST', url: `/api/v1/${operation.name}`, payload: operation.examples[0].input as object })
+      assert.equal(response.statusCode, 200, `${operation.name}: ${response.body}`)
+      const body = response.json()
+      assert.equal(body.success, true)
+      assert.equal(typeof body.meta.processingTime, 'number')
+      assert.equal(body.meta.requestId, response.headers['x-request-id'])
+      if (operation.examples[0].output !== undefined) assert.deepEqual(body.data, operation.examples[0].output)
+    }
+  })
+})
