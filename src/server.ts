@@ -1,6 +1,98 @@
-import { loadConfig } from './core/config.ts'
+import cluster from 'node:cluster'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { pino } from 'pino'
+import { loadConfig, type Config } from './core/config.ts'
+import { closeWorkerPool } from './core/pool.ts'
 import { buildApp } from './http/app.ts'
 
-const config = loadConfig()
-const app = await buildApp({ config })
-await app.listen({ port: config.port, host: config.host })
+/**
+ * Starts one server process that listens, and shuts it down gracefully on SIGTERM/SIGINT: /ready
+ * turns false, new connections are refused, requests in flight finish, then the process exits.
+ */
+export async function serve(config: Config): Promise<void> {
+  const app = await buildApp({ config })
+  await app.listen({ port: config.port, host: config.host })
+  let stopping = false
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    app.readiness.ready = false
+    app.log.info({ signal }, 'shutting down: finishing the requests in flight')
+    // A request in flight has at most the time to arrive plus the time budget to finish.
+    setTimeout(() => {
+      app.log.error('requests still in flight after the shutdown deadline; exiting anyway')
+      process.exit(1)
+    }, config.requestTimeoutMs + config.timeBudgetMs + 1000).unref()
+    await app.close()
+    await closeWorkerPool()
+    app.log.info('shut down')
+    process.exit(0)
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+}
+
+/** A worker that dies this soon after starting is restarted only after a pause, so a crash loop cannot spin. */
+const CRASH_LOOP_MS = 2000
+
+/**
+ * WORKERS=n: the primary forks n server processes that share one port (node:cluster), replaces any
+ * that dies, and on SIGTERM/SIGINT passes the signal on and exits when all of them have finished.
+ */
+export function serveCluster(config: Config): void {
+  const log = pino({ level: config.logLevel })
+  const startedAt = new Map<number, number>()
+  const fork = () => {
+    const worker = cluster.fork()
+    startedAt.set(worker.id, Date.now())
+  }
+  let stopping = false
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0)
+    startedAt.delete(worker.id)
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        log.info('all workers have stopped')
+        process.exit(0)
+      }
+      return
+    }
+    log.warn({ pid: worker.process.pid, code, signal }, 'worker died; starting a replacement')
+    setTimeout(fork, lived < CRASH_LOOP_MS ? CRASH_LOOP_MS : 0)
+  })
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down the workers')
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')
+  }
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  log.info({ workers: config.workers, port: config.port }, 'starting workers')
+  for (let i = 0; i < config.workers; i++) fork()
+}
+
+/** `--port`, `--host` and `--workers` override PORT, HOST and WORKERS. */
+export function configFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Config {
+  const { values } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } }, strict: true })
+  return loadConfig({
+    ...env,
+    ...(values.port !== undefined && { PORT: values.port }),
+    ...(values.host !== undefined && { HOST: values.host }),
+    ...(values.workers !== undefined && { WORKERS: values.workers }),
+  })
+}
+
+export async function main(args: string[]): Promise<void> {
+  const config = configFromArgs(args)
+  if (cluster.isPrimary && config.workers > 1) serveCluster(config)
+  else await serve(config)
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).catch((error: Error) => {
+    process.stderr.write(`devutils: ${error.message}\n`)
+    process.exit(1)
+  })
+}

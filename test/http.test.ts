@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
 import { defineOperation } from '../src/core/operation.ts'
-import { operations } from '../src/operations/index.ts'
+import { servedOperations } from '../src/core/workflows.ts'
 import { buildTestApp, post, type Envelope } from './helpers.ts'
 import { buildApp } from '../src/http/app.ts'
 
@@ -145,7 +145,7 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     assert.equal(health.statusCode, 200)
     assert.equal(health.json().data.status, 'ok')
     const catalogue = await app.inject({ method: 'GET', url: '/api/v1' })
-    assert.equal(catalogue.json().data.operations.length, operations.length)
+    assert.equal(catalogue.json().data.operations.length, servedOperations.length)
     const docs = await app.inject({ method: 'GET', url: '/docs' })
     assert.equal(docs.statusCode, 200)
     assert.doesNotMatch(docs.body, /https?:\/\/(?!localhost)[^"']*\.(js|css)/, 'no asset comes from a CDN')

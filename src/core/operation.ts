@@ -1,8 +1,16 @@
 import { Type, type Static, type TObject, type TSchema } from 'typebox'
 import { Memory } from 'typebox/system'
 
+/** The seed's categories of operations. */
 export const CATEGORIES = ['encoders', 'generators', 'converters'] as const
-export type Category = (typeof CATEGORIES)[number]
+/** `workflows` holds the pipeline and the batch, which run other operations. */
+export type Category = (typeof CATEGORIES)[number] | 'workflows'
+
+/** What `run` may know of the call besides its input. */
+export interface RunContext {
+  /** The processing time budget of this call, in milliseconds. */
+  timeBudgetMs: number
+}
 
 /** Keys of an object schema whose property carries a default (see `withDefault`). */
 type DefaultedKeys<T extends TObject> = {
@@ -39,7 +47,13 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   allowGet?: boolean
   /** Strings with lone surrogates are refused (422) before `run`, unless this is true. */
   allowLoneSurrogates?: boolean
-  run(input: OperationInput<I>): Static<O> | Promise<Static<O>>
+  /**
+   * Whether this (validated) input is heavy enough to run on a worker thread, off the event loop and
+   * within the time budget; inputs it declines run in process, where a thread hop would cost more
+   * than the work. It should be cheap: it runs on the event loop for every request.
+   */
+  offload?(input: OperationInput<I>): boolean
+  run(input: OperationInput<I>, context?: RunContext): Static<O> | Promise<Static<O>>
 }
 
 /** Identity at run time; it exists so TypeScript infers each operation's input and output types. */

@@ -2,29 +2,43 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
-import { operations as registry } from '../operations/index.ts'
+import { servedOperations } from '../core/workflows.ts'
+import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success } from './envelope.ts'
 import { clientErrorHandler, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
+import { registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
+import { API_PREFIX } from './paths.ts'
+import { DEFAULT_OVERLOAD_LIMITS, registerProtection, type OverloadLimits } from './protection.ts'
 
-export const API_PREFIX = '/api/v1'
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether this instance takes new work: false while starting and once shutdown has begun. */
+    readiness: { ready: boolean }
+  }
+}
+
+export { API_PREFIX }
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 export interface AppOptions {
   config?: Partial<Config>
-  /** The operations to serve: the registry, unless a test brings its own. */
+  /** The operations to serve: the registry's and the workflows, unless a test brings its own. */
   operations?: readonly AnyOperation[]
+  overload?: OverloadLimits
+  /** Where log lines go (standard output unless a test captures them). */
+  logStream?: { write(line: string): void }
 }
 
 /** Builds the whole HTTP service; `server.ts` listens with it, and the tests inject into it. */
-export async function buildApp({ config: overrides = {}, operations = registry }: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp({ config: overrides = {}, operations = servedOperations, overload = DEFAULT_OVERLOAD_LIMITS, logStream }: AppOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULT_CONFIG, ...overrides }
   const app = Fastify({
     serverFactory: (handler) =>
@@ -38,7 +52,13 @@ export async function buildApp({ config: overrides = {}, operations = registry }
         },
         handler,
       ),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(logStream && { stream: logStream }) },
+    // Our own onResponse line (observability.ts) replaces Fastify's, which would log the URL's query.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    trustProxy: parseTrustProxy(config.trustProxy),
+    // While shutting down, requests still arriving on open connections are served (with
+    // Connection: close); only /ready says 503, so that load balancers stop sending more.
+    return503OnClosing: false,
     bodyLimit: config.bodyLimit,
     genReqId: (request) => {
       const supplied = request.headers['x-request-id']
@@ -61,6 +81,14 @@ export async function buildApp({ config: overrides = {}, operations = registry }
     }
   })
 
+  app.decorate('readiness', { ready: false })
+  app.addHook('onReady', async () => {
+    app.readiness.ready = true
+  })
+  app.addHook('preClose', async () => {
+    app.readiness.ready = false
+  })
+
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now()
     reply.header('x-request-id', request.id)
@@ -79,7 +107,11 @@ export async function buildApp({ config: overrides = {}, operations = registry }
     methodsByPath.set(route.url, methods)
   })
 
-  app.setNotFoundHandler((request, reply) => {
+  await registerProtection(app, config, overload)
+  registerObservability(app)
+
+  // Unknown paths count against the rate limit too.
+  app.setNotFoundHandler({ preHandler: config.rateLimitMax > 0 ? app.rateLimit() : undefined }, (request, reply) => {
     const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
     const allowed = methodsByPath.get(path)
     if (allowed) {
@@ -115,7 +147,8 @@ export async function buildApp({ config: overrides = {}, operations = registry }
   })
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null, deepLinking: true, tryItOutEnabled: false } })
 
-  for (const operation of operations) registerOperation(app, operation)
+  for (const operation of operations) registerOperation(app, operation, config)
+  registerMcpRoute(app, config)
 
   app.get(API_PREFIX, { schema: { tags: ['service'], summary: 'The catalogue of operations' } }, async (request) =>
     success(request, { operations: catalogue(operations) }),
@@ -123,26 +156,30 @@ export async function buildApp({ config: overrides = {}, operations = registry }
   app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) =>
     success(request, { status: 'ok' }),
   )
+  app.get('/ready', { schema: { tags: ['service'], summary: 'Readiness: 200 while the instance takes work, 503 while starting or shutting down' } }, async (request) => {
+    if (!app.readiness.ready) throw new DevutilsError('OVERLOADED', 'This instance is not ready: it is starting or shutting down')
+    return success(request, { ready: true })
+  })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   return app
 }
 
-function registerOperation(app: FastifyInstance, operation: AnyOperation) {
+function registerOperation(app: FastifyInstance, operation: AnyOperation, { timeBudgetMs }: Config) {
   const path = `${API_PREFIX}/${operation.name}`
   app.post(path, { schema: postRouteSchema(operation) }, async (request) => {
     if (request.body === undefined) throw emptyBody()
-    return success(request, await execute(operation, request.body))
+    return success(request, await execute(operation, request.body, { timeBudgetMs }))
   })
   if (operation.allowGet) {
     app.get(path, { schema: getRouteSchema(operation) }, async (request, reply) => {
       reply.header('cache-control', 'no-store')
-      return success(request, await execute(operation, queryToInput(operation.input, request.query as Record<string, unknown>)))
+      return success(request, await execute(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
     })
   }
 }
 
-export function catalogue(operations: readonly AnyOperation[] = registry) {
+export function catalogue(operations: readonly AnyOperation[] = servedOperations) {
   return operations.map((operation) => ({
     name: operation.name,
     category: operation.category,
@@ -150,6 +187,17 @@ export function catalogue(operations: readonly AnyOperation[] = registry) {
     methods: operation.allowGet ? ['GET', 'POST'] : ['POST'],
     summary: operation.summary,
   }))
+}
+
+/** TRUST_PROXY: `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
+function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) | undefined {
+  if (value === undefined) return undefined
+  if (value === 'true') return true
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    return (_address, hop) => hop < hops
+  }
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean)
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: DevutilsError) {

@@ -1,9 +1,55 @@
 import type { AnyOperation } from '../core/operation.ts'
+import { baseConvert } from './base-convert.ts'
+import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
+import { binaryText } from './binary-text.ts'
+import { csvJson } from './csv-json.ts'
+import { hash } from './hash.ts'
+import { hexText } from './hex-text.ts'
+import { hmac } from './hmac.ts'
+import { htmlEntity } from './html-entity.ts'
+import { ipAddress } from './ip-address.ts'
+import { jsonEscape } from './json-escape.ts'
+import { loremIpsum } from './lorem-ipsum.ts'
+import { macAddress } from './mac-address.ts'
+import { morse } from './morse.ts'
+import { password } from './password.ts'
+import { randomNumber } from './random-number.ts'
+import { randomString } from './random-string.ts'
+import { rot13 } from './rot13.ts'
+import { slug } from './slug.ts'
+import { sqlEscape } from './sql-escape.ts'
+import { timestamp } from './timestamp.ts'
+import { url } from './url.ts'
+import { uuid } from './uuid.ts'
+import { yamlJson } from './yaml-json.ts'
 
 /** THE registry: one entry per operation, alphabetical. Every surface is a loop over this list. */
 export const operations: readonly AnyOperation[] = [
+  baseConvert,
+  base32,
   base64,
+  binaryText,
+  csvJson,
+  hash,
+  hexText,
+  hmac,
+  htmlEntity,
+  ipAddress,
+  jsonEscape,
+  loremIpsum,
+  macAddress,
+  morse,
+  password,
+  randomNumber,
+  randomString,
+  rot13,
+  slug,
+  sqlEscape,
+  timestamp,
+  url,
+  uuid,
+  yamlJson,
 ]
 
 export const operationsByName: ReadonlyMap<string, AnyOperation> = new Map(operations.map((operation) => [operation.name, operation]))

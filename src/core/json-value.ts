@@ -1,0 +1,215 @@
+import { invalidInput, limitExceeded } from './errors.ts'
+import { assertWellFormedText } from './execute.ts'
+import { MAX_NESTING_DEPTH } from './limits.ts'
+
+/**
+ * Sets an own, enumerable property, even for `__proto__`, which plain assignment would take as the
+ * prototype: data keys taken from CSV headers or YAML must stay ordinary keys.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
+  else target[key] = value
+}
+
+/** The line and column (both 1-based) of a UTF-16 position in `text`. */
+export function lineAndColumn(text: string, position: number): { line: number; column: number } {
+  let line = 1
+  let lineStart = 0
+  for (let at = text.indexOf('\n'); at !== -1 && at < position; at = text.indexOf('\n', at + 1)) {
+    line++
+    lineStart = at + 1
+  }
+  return { line, column: position - lineStart + 1 }
+}
+
+/**
+ * Reads JSON text given in a string field. A syntax error is a 422 naming its position, line and
+ * column; the text may nest at most MAX_NESTING_DEPTH levels and may not hold lone surrogates
+ * (written as `\ud800` escapes), exactly like a JSON value sent directly in the body.
+ */
+export function parseJsonText(text: string, field = 'input'): unknown {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const problem = findJsonSyntaxError(text) ?? { position: 0, message: (error as Error).message }
+    const { line, column } = lineAndColumn(text, problem.position)
+    throw invalidInput(`${field} is not valid JSON text: ${problem.message} at line ${line}, column ${column} (position ${problem.position})`, {
+      field,
+      position: problem.position,
+      line,
+      column,
+    })
+  }
+  assertNestingWithinLimit(value, field)
+  assertWellFormedText(value)
+  return value
+}
+
+/** Refuses a JSON value nested deeper than MAX_NESTING_DEPTH, measured without recursion. */
+export function assertNestingWithinLimit(root: unknown, field = 'input'): void {
+  const pending: Array<[value: unknown, depth: number]> = [[root, 0]]
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!
+    if (value === null || typeof value !== 'object') continue
+    if (depth + 1 > MAX_NESTING_DEPTH) {
+      throw limitExceeded(`${field} nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels`, { field, limit: MAX_NESTING_DEPTH })
+    }
+    for (const child of Object.values(value)) {
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1])
+    }
+  }
+}
+
+/**
+ * Whether a string or JSON value is larger than `limit` (string characters, plus a few per node),
+ * looking at no more than about `limit` of it: a cheap test of whether work is heavy.
+ */
+export function isLargerThan(root: unknown, limit: number): boolean {
+  let size = 0
+  const pending: unknown[] = [root]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    size += typeof value === 'string' ? value.length + 2 : 4
+    if (size > limit) return true
+    if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        size += key.length + 2
+        pending.push(child)
+      }
+    }
+  }
+  return false
+}
+
+/**
+ * Finds the first syntax error in JSON text (only called once JSON.parse has failed, whose messages
+ * do not always give the position). Iterative, so any nesting is fine.
+ */
+export function findJsonSyntaxError(text: string): { position: number; message: string } | undefined {
+  let i = 0
+  const stack: string[] = []
+  const fail = (expected: string) => ({
+    position: i,
+    message: i >= text.length ? `the text ends where ${expected} was expected` : `${describeChar(text, i)} where ${expected} was expected`,
+  })
+  const skipSpace = () => {
+    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
+  }
+  const readString = () => {
+    i++
+    while (i < text.length) {
+      const code = text.charCodeAt(i)
+      if (code === 0x22) {
+        i++
+        return undefined
+      }
+      if (code < 0x20) return fail('a character of the string (control characters must be escaped)')
+      if (code === 0x5c) {
+        const next = text[i + 1]
+        if (next === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+            i++
+            return fail('\\u and four hex digits')
+          }
+          i += 6
+          continue
+        }
+        if (next === undefined || !'"\\/bfnrt'.includes(next)) {
+          i++
+          return fail('an escape (one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
+        }
+        i += 2
+        continue
+      }
+      i++
+    }
+    return fail('a closing "')
+  }
+  const readKey = () => {
+    skipSpace()
+    if (text[i] !== '"') return fail('a property name in double quotes')
+    const error = readString()
+    if (error) return error
+    skipSpace()
+    if (text[i] !== ':') return fail("':' after the property name")
+    i++
+    return undefined
+  }
+  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+  let expectValue = true
+  for (;;) {
+    skipSpace()
+    if (expectValue) {
+      const char = text[i]
+      if (char === '{' || char === '[') {
+        i++
+        skipSpace()
+        if (text[i] === (char === '{' ? '}' : ']')) {
+          i++
+          expectValue = false
+          continue
+        }
+        stack.push(char)
+        if (char === '{') {
+          const error = readKey()
+          if (error) return error
+        }
+        continue
+      }
+      if (char === '"') {
+        const error = readString()
+        if (error) return error
+      } else if (text.startsWith('true', i) || text.startsWith('null', i)) {
+        i += 4
+      } else if (text.startsWith('false', i)) {
+        i += 5
+      } else {
+        NUMBER.lastIndex = i
+        const number = NUMBER.exec(text)
+        if (!number || number[0].length === 0) return fail('a value')
+        i += number[0].length
+      }
+      expectValue = false
+      continue
+    }
+    const open = stack.at(-1)
+    if (open === undefined) return i < text.length ? fail('the end of the text') : undefined
+    const close = open === '{' ? '}' : ']'
+    if (text[i] === ',') {
+      i++
+      if (open === '{') {
+        const error = readKey()
+        if (error) return error
+      }
+      expectValue = true
+    } else if (text[i] === close) {
+      i++
+      stack.pop()
+    } else {
+      return fail(`',' or '${close}'`)
+    }
+  }
+}
+
+function describeChar(text: string, index: number): string {
+  const code = text.codePointAt(index)!
+  return code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${String.fromCodePoint(code)}'`
+}
+
+/** Warnings for a response: the first twenty in full, then how many more there were. */
+export class WarningList {
+  private readonly shown: string[] = []
+  private more = 0
+
+  constructor(private readonly limit = 20) {}
+
+  add(message: string): void {
+    if (this.shown.length < this.limit) this.shown.push(message)
+    else this.more++
+  }
+
+  list(): string[] {
+    return this.more > 0 ? [...this.shown, `…and ${this.more} more warnings like these`] : [...this.shown]
+  }
+}

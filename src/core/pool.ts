@@ -1,0 +1,105 @@
+import { availableParallelism } from 'node:os'
+import { Piscina } from 'piscina'
+import { DevutilsError, isDevutilsError, type ErrorCode, type ErrorDetails } from './errors.ts'
+
+/**
+ * What a worker task sends back. Structured cloning keeps no class and drops an error's own fields,
+ * so a DevutilsError crosses the thread boundary as plain data and is rebuilt on this side.
+ */
+export type WorkerOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetails } }
+  | { ok: false; defect: string }
+
+/** Runs `work` inside a worker and reports how it went, never throwing across the boundary. */
+export async function settle(work: () => unknown): Promise<WorkerOutcome> {
+  try {
+    return { ok: true, value: await work() }
+  } catch (error) {
+    if (isDevutilsError(error)) return { ok: false, error: { code: error.code, message: error.message, details: error.details } }
+    return { ok: false, defect: error instanceof Error ? (error.stack ?? error.message) : String(error) }
+  }
+}
+
+/**
+ * One worker thread fewer than the machine has cores, and at least one: the event loop keeps a core
+ * of its own for small requests however much heavy work arrives. On the 2-core reference machine
+ * that is a single worker thread; heavy requests beyond it wait in the queue, inside their budget.
+ */
+export const WORKER_THREADS = Math.max(1, availableParallelism() - 1)
+/**
+ * Heavy tasks that may wait for a thread; past this the answer is 503 OVERLOADED at once. Counted
+ * here, because piscina's own `maxQueue` does not count tasks that carry an AbortSignal.
+ */
+const QUEUE_PER_THREAD = 16
+/** A worker with nothing to do for this long exits; the next heavy task starts a new one. */
+const IDLE_TIMEOUT_MS = 30_000
+
+export interface WorkerPool {
+  /**
+   * Runs one task on a worker thread. Past `timeBudgetMs` (waiting in the queue included) the
+   * answer is 503 TIMEOUT and the thread running the task is terminated, so no CPU is left burning.
+   */
+  run(task: unknown, timeBudgetMs: number): Promise<unknown>
+  /** Terminates the threads; a later `run` starts a new pool. */
+  close(): Promise<void>
+}
+
+/**
+ * A pool over a worker module whose default export answers tasks with `settle`. No thread exists
+ * until the first task; idle threads are unreferenced, so they never keep a process alive.
+ * Workers inherit the process's `execArgv`, so the tsx loader (`node --import tsx`, or `tsx`)
+ * reaches them and they load TypeScript as the main thread does.
+ */
+export function createWorkerPool(filename: URL): WorkerPool {
+  let piscina: Piscina | undefined
+  let inFlight = 0
+  return {
+    async run(task, timeBudgetMs) {
+      if (inFlight >= WORKER_THREADS * (1 + QUEUE_PER_THREAD)) {
+        throw new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment')
+      }
+      piscina ??= new Piscina({ filename: filename.href, minThreads: 0, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS })
+      let outcome: WorkerOutcome
+      inFlight++
+      try {
+        outcome = await piscina.run(task, { signal: AbortSignal.timeout(timeBudgetMs) })
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') {
+          throw new DevutilsError('TIMEOUT', `The work took longer than the ${timeBudgetMs} ms time budget and was stopped; send a smaller input`, {
+            timeBudgetMs,
+          })
+        }
+        throw error
+      } finally {
+        inFlight--
+      }
+      if (outcome.ok) return outcome.value
+      if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
+      throw new Error(`A worker task failed: ${outcome.defect}`)
+    },
+    async close() {
+      const closing = piscina
+      piscina = undefined
+      await closing?.destroy()
+    },
+  }
+}
+
+const operationPool = createWorkerPool(new URL('./worker.ts', import.meta.url))
+
+/** The task `worker.ts` answers: an operation of the registry, by name, on an input already validated. */
+export interface OperationTask {
+  operation: string
+  input: Record<string, unknown>
+}
+
+/** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
+export async function runOperationInWorker(task: OperationTask, timeBudgetMs: number): Promise<Record<string, unknown>> {
+  return (await operationPool.run(task, timeBudgetMs)) as Record<string, unknown>
+}
+
+/** Stops the operation workers: for the server's shutdown and for test teardown. */
+export function closeWorkerPool(): Promise<void> {
+  return operationPool.close()
+}

@@ -1,0 +1,118 @@
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import rateLimit from '@fastify/rate-limit'
+import underPressure from '@fastify/under-pressure'
+import type { FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
+import type { Config } from '../core/config.ts'
+import { DevutilsError } from '../core/errors.ts'
+
+/** When the event loop lags this long, new requests are shed with 503 OVERLOADED. */
+export interface OverloadLimits {
+  maxEventLoopDelayMs: number
+  sampleIntervalMs: number
+}
+
+export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = { maxEventLoopDelayMs: 1000, sampleIntervalMs: 500 }
+
+/** Paths that probes and scrapers call; they are never rate limited. */
+const UNLIMITED_PATHS = new Set(['/health', '/ready', '/metrics'])
+
+/**
+ * Security headers, CORS, load shedding and rate limiting. Registered before any route, so that
+ * every route (and the not-found handler, see app.ts) is covered.
+ */
+export async function registerProtection(app: FastifyInstance, config: Config, overload: OverloadLimits): Promise<void> {
+  await app.register(helmet, {
+    // The docs page (Swagger UI) loads its scripts and styles from this origin only; its components
+    // set inline styles, and its images are data: URLs.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // A public API called from any origin: no cross-origin isolation that would block those callers.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  })
+  await app.register(cors, {
+    origin: '*',
+    credentials: false,
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['Content-Type', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    maxAge: 86400,
+  })
+  await app.register(underPressure, {
+    maxEventLoopDelay: overload.maxEventLoopDelayMs,
+    sampleInterval: overload.sampleIntervalMs,
+    // A rejected promise reaches the error handler, which writes the envelope.
+    pressureHandler: async (_request, reply) => {
+      reply.header('retry-after', '1')
+      throw new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment')
+    },
+  })
+  if (config.rateLimitMax > 0) await registerRateLimit(app, config)
+}
+
+async function registerRateLimit(app: FastifyInstance, config: Config) {
+  const redis = config.redisUrl ? connectRedis(app, config.redisUrl) : undefined
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitMax,
+    timeWindow: config.rateLimitWindow,
+    redis,
+    nameSpace: 'devutils:ratelimit:',
+    // If Redis is unreachable, serve the request rather than fail it (fail open).
+    skipOnError: true,
+    enableDraftSpec: true,
+    allowList: (request) => UNLIMITED_PATHS.has(request.url.split('?')[0]),
+    errorResponseBuilder: (_request, context) =>
+      new DevutilsError('RATE_LIMITED', `Too many requests: the limit is ${context.max} per ${Math.round(config.rateLimitWindow / 1000)} s; retry in ${context.after}`, {
+        limit: context.max,
+        windowMs: config.rateLimitWindow,
+      }),
+  })
+}
+
+/**
+ * A Redis client that never makes a request wait: no offline queue, one retry, short timeouts.
+ * ioredis's defaults queue commands while Redis is down, which holds every request for 15 s and more.
+ */
+function connectRedis(app: FastifyInstance, url: string): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 500,
+    commandTimeout: 250,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    lazyConnect: false,
+  })
+  let healthy = true
+  let closing = false
+  const lost = (reason: string) => {
+    if (healthy && !closing) app.log.warn({ reason }, 'rate-limit store unreachable: requests are served without limits until it is back')
+    healthy = false
+  }
+  redis.on('close', () => lost('connection closed'))
+  redis.on('error', (error) => lost(error.message))
+  redis.on('ready', () => {
+    if (!healthy) app.log.info('rate-limit store reachable again')
+    healthy = true
+  })
+  app.addHook('onClose', async () => {
+    closing = true
+    redis.disconnect()
+  })
+  return redis
+}

@@ -1,0 +1,114 @@
+import { Type } from 'typebox'
+import { validationError } from '../core/errors.ts'
+import { defineOperation, withDefault } from '../core/operation.ts'
+import { randomBelow, randomBigIntBelow } from '../core/random.ts'
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+/** A uniform offset in [0, size); randomBelow draws sizes up to 2^32 from its pool, far faster than a bigint draw. */
+export function randomOffset(size: bigint): bigint {
+  return size <= MAX_SAFE ? BigInt(randomBelow(Number(size))) : randomBigIntBelow(size)
+}
+
+/**
+ * `count` uniform offsets in [0, size). With `distinct`, no offset repeats (the caller checks that
+ * size >= count): a space barely larger than `count` is sampled by a partial Fisher–Yates shuffle,
+ * a larger one by drawing into a Set until it holds `count` offsets, so a huge space costs nothing.
+ * `draw` replaces the plain uniform draw for a space whose offsets are filtered by rejection (such a
+ * space must be large, since the shuffle does not consult it).
+ */
+export function randomOffsets(size: bigint, count: number, distinct: boolean, draw = () => randomOffset(size)): bigint[] {
+  if (!distinct) return Array.from({ length: count }, draw)
+  if (size <= BigInt(count) * 4n) {
+    const pool = Array.from({ length: Number(size) }, (_, index) => index)
+    for (let i = 0; i < count; i++) {
+      const j = i + randomBelow(pool.length - i)
+      ;[pool[i], pool[j]] = [pool[j], pool[i]]
+    }
+    return pool.slice(0, count).map(BigInt)
+  }
+  const seen = new Set<bigint>()
+  while (seen.size < count) seen.add(draw())
+  return [...seen]
+}
+
+/**
+ * Every decimal of at most 15 significant digits survives the trip through a double (a JSON number)
+ * and back, so distinct grid values stay distinct numbers; with more digits they would not.
+ */
+const SIGNIFICANT_DIGITS_LIMIT = 1e15
+
+/** The most decimals that keep every value of [-magnitude, magnitude] within 15 significant digits. */
+function maxDecimals(magnitude: number): number {
+  let decimals = 0
+  while (decimals < 15 && magnitude * 10 ** (decimals + 1) <= SIGNIFICANT_DIGITS_LIMIT) decimals++
+  return decimals
+}
+
+const safeInteger = (description: string) => Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, description })
+
+export const randomNumber = defineOperation({
+  name: 'random-number',
+  category: 'generators',
+  summary: 'Generate random integers or decimals in a range, optionally unique and sorted',
+  description:
+    'Draws numbers uniformly from the inclusive range [`min`, `max`] with the operating system CSPRNG and rejection sampling, so no value is favoured. ' +
+    'The whole safe-integer range works, from -(2^53-1) to 2^53-1. With `decimals` d > 0 the values are the grid min, min + 10^-d, …, max, each equally likely; ' +
+    'since a JSON number keeps only about 15 significant digits, max(|min|, |max|) × 10^d may be at most 10^15 (for example up to 13 decimals for 0–100), and more is refused rather than rounded away. ' +
+    '`unique` draws without repeats: asking for more values than the range holds ((max − min) × 10^d + 1 of them) is refused.',
+  input: Type.Object(
+    {
+      min: withDefault(safeInteger('The smallest value that may be drawn (inclusive): a safe integer, at most `max`.'), 0),
+      max: withDefault(safeInteger('The largest value that may be drawn (inclusive): a safe integer, at least `min`.'), 100),
+      count: withDefault(Type.Integer({ minimum: 1, maximum: 10000, description: 'How many numbers to draw, 1 to 10,000.' }), 1),
+      decimals: withDefault(
+        Type.Integer({
+          minimum: 0,
+          maximum: 15,
+          description: 'Digits after the decimal point, 0 to 15: 0 gives integers. max(|min|, |max|) × 10^decimals may be at most 10^15, the precision of a JSON number.',
+        }),
+        0,
+      ),
+      unique: withDefault(Type.Boolean({ description: 'Never repeat a value. Asking for more values than the range holds is refused (400).' }), false),
+      sort: withDefault(Type.Enum(['none', 'asc', 'desc'], { description: 'Order of `results`: as drawn (`none`), ascending or descending.' }), 'none'),
+    },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({
+    result: Type.Number({ description: 'The first number of `results`.' }),
+    results: Type.Array(Type.Number(), { description: 'All the numbers, `count` of them, in the order `sort` asks for.' }),
+  }),
+  examples: [
+    { summary: 'A die roll', input: { min: 1, max: 6 } },
+    { summary: 'Ten prices between 0 and 50 with two decimals, ascending', input: { min: 0, max: 50, count: 10, decimals: 2, sort: 'asc' } },
+    { summary: 'Lottery numbers: 6 of 1–49 without repeats', input: { min: 1, max: 49, count: 6, unique: true, sort: 'asc' } },
+    {
+      summary: 'Every value of a range exactly once, sorted',
+      input: { min: 1, max: 5, count: 5, unique: true, sort: 'asc' },
+      output: { result: 1, results: [1, 2, 3, 4, 5] },
+    },
+  ],
+  allowGet: true,
+  run({ min, max, count, decimals, unique, sort }) {
+    if (min > max) throw validationError('min', `must be <= max, but ${min} > ${max}`)
+    const magnitude = Math.max(Math.abs(min), Math.abs(max))
+    if (decimals > 0 && magnitude * 10 ** decimals > SIGNIFICANT_DIGITS_LIMIT) {
+      const allowed = maxDecimals(magnitude)
+      throw validationError(
+        'decimals',
+        `is ${decimals}, but values as large as ${magnitude} keep only ${allowed} decimals within the 15 significant digits a JSON number holds; use decimals <= ${allowed}`,
+      )
+    }
+    const scale = 10 ** decimals
+    const size = (BigInt(max) - BigInt(min)) * BigInt(scale) + 1n
+    if (unique && BigInt(count) > size) {
+      throw validationError('count', `is ${count}, but only ${size} distinct values lie between ${min} and ${max}${decimals > 0 ? ` with ${decimals} decimal${decimals === 1 ? '' : 's'}` : ''}; ask for at most ${size} or set unique to false`)
+    }
+    // Offsets count grid steps from min; with decimals the scaled values stay exact below 10^15.
+    const valueAt = decimals === 0 ? (offset: bigint) => Number(BigInt(min) + offset) : (offset: bigint) => (min * scale + Number(offset)) / scale
+    const results = randomOffsets(size, count, unique).map(valueAt)
+    if (sort === 'asc') results.sort((a, b) => a - b)
+    else if (sort === 'desc') results.sort((a, b) => b - a)
+    return { result: results[0], results }
+  },
+})

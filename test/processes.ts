@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface Spawned {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** Spawns a process and resolves once its output matches `ready` (or rejects after `timeoutMs`). */
+export function spawnUntil(command: string, args: string[], ready: RegExp, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Spawned> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${command} did not become ready within ${options.timeoutMs ?? 60_000} ms:\n${output}`))
+    }, options.timeoutMs ?? 60_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      if (ready.test(output)) {
+        clearTimeout(timer)
+        resolve({ child, output: () => output, exited })
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer)
+      reject(new Error(`${command} exited (${code ?? signal}) before it was ready:\n${output}`))
+    })
+  })
+}
+
+/** Starts the real service (`src/server.ts`) on a free port. */
+export async function startService(env: NodeJS.ProcessEnv = {}): Promise<Spawned & { port: number; url: string }> {
+  const port = await freePort()
+  const spawned = await spawnUntil(process.execPath, ['--import', 'tsx', 'src/server.ts'], /Server listening|starting workers[\s\S]*Server listening/, {
+    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+  })
+  return { ...spawned, port, url: `http://127.0.0.1:${port}` }
+}
+
+/** Starts a throw-away redis-server on a free port, with no persistence. */
+export async function startRedis(port?: number): Promise<Spawned & { port: number; url: string }> {
+  const redisPort = port ?? (await freePort())
+  const spawned = await spawnUntil('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], /Ready to accept connections/, { timeoutMs: 20_000 })
+  return { ...spawned, port: redisPort, url: `redis://127.0.0.1:${redisPort}` }
+}

@@ -1,0 +1,289 @@
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { after, before, describe, test } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../src/http/app.ts'
+import { buildTestApp, post } from './helpers.ts'
+import { startRedis, startService, type Spawned } from './processes.ts'
+
+const json = { 'content-type': 'application/json' }
+
+describe('rate limiting in memory', () => {
+  let app: FastifyInstance
+  before(async () => {
+    app = await buildTestApp({ rateLimitMax: 3, rateLimitWindow: 60_000 })
+  })
+  after(() => app.close())
+
+  test('the request past the limit is 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async () => {
+    for (let i = 0; i < 3; i++) {
+      const ok = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' }, remoteAddress: '10.0.0.1' })
+      assert.equal(ok.statusCode, 200)
+      assert.equal(ok.headers['ratelimit-limit'], '3')
+      assert.equal(ok.headers['ratelimit-remaining'], String(2 - i))
+    }
+    const limited = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' }, remoteAddress: '10.0.0.1' })
+    assert.equal(limited.statusCode, 429)
+    const body = limited.json()
+    assert.equal(body.success, false)
+    assert.equal(body.error.code, 'RATE_LIMITED')
+    assert.match(body.error.message, /limit is 3/)
+    assert.ok(Number(limited.headers['retry-after']) > 0)
+    assert.equal(limited.headers['ratelimit-remaining'], '0')
+    assert.ok(limited.headers['ratelimit-reset'])
+  })
+
+  test('unknown paths count too; probes do not; clients are counted apart', async () => {
+    for (let i = 0; i < 3; i++) {
+      const unknown = await app.inject({ method: 'GET', url: `/scan-${i}`, remoteAddress: '10.0.0.2' })
+      assert.equal(unknown.statusCode, 404)
+    }
+    const limited = await app.inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.0.0.2' })
+    assert.equal(limited.statusCode, 429)
+    for (let i = 0; i < 5; i++) assert.equal((await app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.2' })).statusCode, 200)
+    assert.equal((await app.inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.0.0.3' })).statusCode, 200)
+  })
+
+  test('RATE_LIMIT_MAX=0 turns the limiter off', async () => {
+    const unlimited = await buildTestApp({ rateLimitMax: 0 })
+    for (let i = 0; i < 20; i++) {
+      const response = await unlimited.inject({ method: 'GET', url: '/api/v1' })
+      assert.equal(response.statusCode, 200)
+      assert.equal(response.headers['ratelimit-limit'], undefined)
+    }
+    await unlimited.close()
+  })
+})
+
+describe('rate limiting shared through a real Redis', () => {
+  let redis: Spawned & { port: number; url: string }
+  let first: FastifyInstance
+  let second: FastifyInstance
+  const logs: string[] = []
+  before(async () => {
+    redis = await startRedis()
+    const config = { rateLimitMax: 4, rateLimitWindow: 60_000, redisUrl: redis.url, logLevel: 'warn' }
+    first = await buildApp({ config, logStream: { write: (line) => logs.push(line) } })
+    second = await buildApp({ config, logStream: { write: (line) => logs.push(line) } })
+    await Promise.all([first.ready(), second.ready()])
+    await sleep(200)
+  })
+  after(async () => {
+    await Promise.all([first.close(), second.close()])
+    redis.child.kill('SIGKILL')
+  })
+
+  const call = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.1.1.1' })
+
+  test('two instances share one limit', async () => {
+    assert.equal((await call(first)).statusCode, 200)
+    assert.equal((await call(second)).statusCode, 200)
+    assert.equal((await call(first)).statusCode, 200)
+    const fourth = await call(second)
+    assert.equal(fourth.statusCode, 200)
+    assert.equal(fourth.headers['ratelimit-remaining'], '0')
+    assert.equal((await call(first)).statusCode, 429)
+    assert.equal((await call(second)).statusCode, 429)
+  })
+
+  test('with Redis gone, requests are served promptly (fail open), the outage is logged once, and the limiter reconnects', async () => {
+    redis.child.kill('SIGKILL')
+    await redis.exited
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now()
+      const response = await app(i).inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.1.1.2' })
+      assert.equal(response.statusCode, 200)
+      assert.ok(performance.now() - started < 1000, `served in ${performance.now() - started} ms`)
+    }
+    await sleep(1500)
+    for (let i = 0; i < 4; i++) assert.equal((await app(i).inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.1.1.2' })).statusCode, 200)
+    const outageLines = logs.filter((line) => line.includes('rate-limit store unreachable'))
+    assert.equal(outageLines.length, 2, 'one line per instance, however many reconnection attempts fail')
+
+    redis = await startRedis(redis.port)
+    const deadline = Date.now() + 10_000
+    let limited = false
+    while (!limited && Date.now() < deadline) {
+      await sleep(100)
+      limited = (await call(first)).statusCode === 429
+    }
+    assert.ok(limited, 'the limit applies again once Redis is back')
+  })
+
+  function app(i: number) {
+    return i % 2 === 0 ? first : second
+  }
+})
+
+describe('load shedding', () => {
+  test('a stalled event loop makes the service answer 503 OVERLOADED with Retry-After', async () => {
+    const app = await buildTestApp({}, { maxEventLoopDelayMs: 20, sampleIntervalMs: 50 })
+    await app.ready()
+    let shed: Awaited<ReturnType<FastifyInstance['inject']>> | undefined
+    for (let attempt = 0; attempt < 20 && !shed; attempt++) {
+      const until = Date.now() + 300
+      while (Date.now() < until) {
+        // A busy loop that stalls the event loop, as a runaway synchronous task would.
+      }
+      // The sampler's overdue timer runs first, then this request sees the lag it measured.
+      await sleep(5)
+      const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' } })
+      if (response.statusCode === 503) shed = response
+    }
+    assert.ok(shed, 'a request was shed')
+    assert.equal(shed.json().error.code, 'OVERLOADED')
+    assert.equal(shed.headers['retry-after'], '1')
+    await app.close()
+  })
+})
+
+describe('headers on every response', () => {
+  let app: FastifyInstance
+  before(async () => {
+    app = await buildTestApp()
+  })
+  after(() => app.close())
+
+  test('security headers, and a CSP that keeps the docs page on this origin', async () => {
+    for (const url of ['/api/v1', '/docs', '/nowhere']) {
+      const response = await app.inject({ method: 'GET', url })
+      assert.equal(response.headers['x-content-type-options'], 'nosniff', url)
+      assert.match(String(response.headers['content-security-policy']), /default-src 'self'/, url)
+      assert.match(String(response.headers['content-security-policy']), /script-src 'self'(;|$)/, url)
+    }
+  })
+
+  test('CORS: any origin, no credentials, preflight answered', async () => {
+    const simple = await post(app, 'base64', { input: 'x' })
+    assert.equal(simple.status, 200)
+    const cors = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { ...json, origin: 'https://example.org' }, payload: { input: 'x' } })
+    assert.equal(cors.headers['access-control-allow-origin'], '*')
+    assert.equal(cors.headers['access-control-allow-credentials'], undefined)
+    assert.match(String(cors.headers['access-control-expose-headers']), /X-Request-Id/)
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/base64',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    })
+    assert.equal(preflight.statusCode, 204)
+    assert.equal(preflight.headers['access-control-allow-origin'], '*')
+    assert.match(String(preflight.headers['access-control-allow-methods']), /POST/)
+  })
+})
+
+describe('readiness and metrics', () => {
+  test('/ready is true while serving, /metrics counts requests per operation and status', async () => {
+    const app = await buildTestApp()
+    const ready = await app.inject({ method: 'GET', url: '/ready' })
+    assert.equal(ready.statusCode, 200)
+    assert.equal(ready.json().data.ready, true)
+    await post(app, 'base64', { input: 'x' })
+    await post(app, 'base64', { input: '*', action: 'decode' })
+    await app.inject({ method: 'GET', url: '/no/such/path' })
+    const metrics = await app.inject({ method: 'GET', url: '/metrics' })
+    assert.equal(metrics.statusCode, 200)
+    assert.match(String(metrics.headers['content-type']), /text\/plain/)
+    assert.match(metrics.body, /devutils_http_requests_total\{operation="base64",method="POST",status="200"\} 1/)
+    assert.match(metrics.body, /devutils_http_requests_total\{operation="base64",method="POST",status="422"\} 1/)
+    assert.match(metrics.body, /devutils_http_requests_total\{operation="unknown",method="GET",status="404"\} 1/)
+    assert.match(metrics.body, /devutils_http_request_duration_seconds_bucket\{le="0.005",operation="base64",status="200"\}/)
+    assert.match(metrics.body, /nodejs_eventloop_lag_seconds /)
+    assert.match(metrics.body, /process_cpu_user_seconds_total /)
+    await app.close()
+  })
+})
+
+describe('logs', () => {
+  test('one JSON line per request with id, operation, status and time; never bodies, inputs or keys, at any level', async () => {
+    for (const level of ['debug', 'trace']) {
+      const lines: string[] = []
+      const app = await buildApp({ config: { logLevel: level }, logStream: { write: (line) => lines.push(line) }, overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 } })
+      const secret = 'k3y-SECRET-0123456789'
+      const message = 'msg-PRIVATE-9876543210'
+      const ok = await post(app, 'hmac', { input: message, key: secret })
+      assert.equal(ok.status, 200)
+      const bad = await post(app, 'hmac', { input: message, key: `zz${secret}`, keyEncoding: 'hex' })
+      assert.ok(bad.status >= 400 && bad.status < 500)
+      await app.inject({ method: 'GET', url: `/api/v1/password?length=12&exclude=${message}` })
+      await post(app, 'base64', `{"input": "${message}", "key": "${secret}"`)
+      await app.close()
+      const all = lines.join('')
+      assert.doesNotMatch(all, /SECRET|PRIVATE/, `the ${level} logs hold no key or input`)
+      const completed = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed')
+      assert.equal(completed.length, 4)
+      for (const entry of completed) {
+        assert.equal(typeof entry.requestId, 'string')
+        assert.equal(typeof entry.operation, 'string')
+        assert.equal(typeof entry.status, 'number')
+        assert.equal(typeof entry.responseTime, 'number')
+      }
+      assert.deepEqual(completed.map((entry) => entry.operation), ['hmac', 'hmac', 'password', 'base64'])
+    }
+  })
+})
+
+/** Opens a raw connection and sends `text`; `response` resolves with everything read until close. */
+function rawRequest(port: number, text: string) {
+  const socket = net.connect(port, '127.0.0.1')
+  let received = ''
+  socket.on('data', (chunk) => (received += chunk))
+  socket.on('error', () => {})
+  socket.write(text)
+  const response = new Promise<string>((resolve) => socket.on('close', () => resolve(received)))
+  return { socket, response, received: () => received }
+}
+
+describe('graceful shutdown of a real process', () => {
+  test('on SIGTERM, /ready turns false, the request in flight finishes, then the process exits 0', async () => {
+    const service = await startService()
+    const body = JSON.stringify({ input: 'in flight' })
+    const inFlight = rawRequest(service.port, `POST /api/v1/base64 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`)
+    // A readiness probe whose request is half sent when the signal comes, so its connection is busy.
+    const probe = rawRequest(service.port, 'GET /ready HTTP/1.1\r\nHost: x\r\n')
+    await sleep(200)
+    service.child.kill('SIGTERM')
+    await sleep(300)
+    probe.socket.write('\r\n')
+    const probeResponse = await probe.response
+    assert.match(probeResponse, /^HTTP\/1\.1 503 /)
+    assert.match(probeResponse, /"code":"OVERLOADED"/)
+    inFlight.socket.write(body.slice(5))
+    const response = await inFlight.response
+    assert.match(response, /^HTTP\/1\.1 200 /)
+    assert.match(response, /"result":"aW4gZmxpZ2h0"/)
+    const exit = await service.exited
+    assert.equal(exit.code, 0)
+    assert.match(service.output(), /shut down/)
+  })
+})
+
+describe('cluster', () => {
+  test('WORKERS=2 serves on one port, replaces a dead worker, and shuts all down on SIGTERM', async () => {
+    const service = await startService({ WORKERS: '2' })
+    const children = async () => {
+      const { execFileSync } = await import('node:child_process')
+      return execFileSync('pgrep', ['-P', String(service.child.pid)]).toString().trim().split('\n').map(Number)
+    }
+    while (!/Server listening[\s\S]*Server listening/.test(service.output())) await sleep(50)
+    for (let i = 0; i < 10; i++) assert.equal((await fetch(`${service.url}/health`)).status, 200)
+    const workers = await children()
+    assert.equal(workers.length, 2)
+    process.kill(workers[0], 'SIGKILL')
+    const deadline = Date.now() + 30_000
+    let replaced: number[] = []
+    while (Date.now() < deadline) {
+      await sleep(200)
+      replaced = await children().catch(() => [])
+      if (replaced.length === 2 && !replaced.includes(workers[0])) break
+    }
+    assert.equal(replaced.length, 2)
+    assert.ok(!replaced.includes(workers[0]), 'the dead worker was replaced')
+    while ((service.output().match(/Server listening/g) ?? []).length < 3) await sleep(50)
+    assert.equal((await fetch(`${service.url}/health`)).status, 200)
+    service.child.kill('SIGTERM')
+    const exit = await service.exited
+    assert.equal(exit.code, 0)
+    assert.match(service.output(), /all workers have stopped/)
+  })
+})

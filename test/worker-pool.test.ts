@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { after, describe, test } from 'node:test'
+import { DevutilsError } from '../src/core/errors.ts'
+import { execute } from '../src/core/execute.ts'
+import { closeWorkerPool, createWorkerPool, WORKER_THREADS } from '../src/core/pool.ts'
+import { csvJson } from '../src/operations/csv-json.ts'
+import type { PoolTestTask } from './fixtures/pool-worker.ts'
+import { buildTestApp, post } from './helpers.ts'
+
+const pool = createWorkerPool(new URL('./fixtures/pool-worker.ts', import.meta.url))
+const runTask = (task: PoolTestTask, timeBudgetMs = 5000) => pool.run(task, timeBudgetMs)
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const bigCsv = 'id,name\n' + Array.from({ length: 20_000 }, (_, i) => `${i},"name ${i}"`).join('\n')
+
+after(() => Promise.all([pool.close(), closeWorkerPool()]))
+
+describe('the worker pool', () => {
+  test('answers come back; a DevutilsError is rebuilt with its class, code, message and details', async () => {
+    assert.deepEqual(await runTask({ kind: 'echo', value: { a: [1, 'x'] } }), { a: [1, 'x'] })
+    await assert.rejects(runTask({ kind: 'refuse' }), (error) => {
+      assert.ok(error instanceof DevutilsError)
+      assert.deepEqual([error.code, error.status, error.message, error.details], ['INVALID_INPUT', 422, 'The content is wrong at line 3', { line: 3, column: 7 }])
+      return true
+    })
+  })
+
+  test('any other error stays a plain error (a 500), with the worker’s stack for the log', async () => {
+    await assert.rejects(runTask({ kind: 'defect' }), (error) => {
+      assert.ok(!(error instanceof DevutilsError))
+      assert.match((error as Error).message, /A worker task failed: TypeError: something is undefined/)
+      return true
+    })
+  })
+
+  test('a task past its budget is 503 TIMEOUT and its thread is terminated: no core keeps burning', async () => {
+    await runTask({ kind: 'echo', value: 'warm' })
+    const started = performance.now()
+    await assert.rejects(runTask({ kind: 'spin' }, 300), (error) => {
+      assert.ok(error instanceof DevutilsError)
+      assert.equal(error.code, 'TIMEOUT')
+      assert.equal(error.status, 503)
+      assert.match(error.message, /300 ms time budget/)
+      return true
+    })
+    assert.ok(performance.now() - started < 2000)
+    await sleep(100)
+    const before = cpuMs()
+    await sleep(1000)
+    const burnt = cpuMs() - before
+    assert.ok(burnt < 300, `the process used ${burnt} ms of CPU in the second after the timeout; an infinite loop left running would use about 1000`)
+    assert.equal(await runTask({ kind: 'echo', value: 'after' }), 'after', 'the pool goes on with a new thread')
+  })
+
+  test('a full queue is 503 OVERLOADED at once, the rest time out', async () => {
+    const tasks = Array.from({ length: WORKER_THREADS * 20 + 5 }, () => runTask({ kind: 'spin' }, 400).then(() => 'done', (error: DevutilsError) => error.code))
+    const codes = await Promise.all(tasks)
+    assert.ok(codes.includes('OVERLOADED'), codes.join())
+    assert.ok(codes.every((code) => code === 'OVERLOADED' || code === 'TIMEOUT'), codes.join())
+  })
+})
+
+describe('heavy operations through execute and HTTP', () => {
+  test('a heavy input past the budget is 503 TIMEOUT with Retry-After; within it, the same answer as in process', async () => {
+    await assert.rejects(execute(csvJson, { input: bigCsv }, { timeBudgetMs: 1 }), { code: 'TIMEOUT' })
+    const app = await buildTestApp({ timeBudgetMs: 1 })
+    try {
+      const response = await post(app, 'csv-json', { input: bigCsv })
+      assert.equal(response.status, 503)
+      assert.equal(response.body.error?.code, 'TIMEOUT')
+      assert.ok(response.headers['retry-after'])
+    } finally {
+      await app.close()
+    }
+    const roomy = await buildTestApp({ timeBudgetMs: 10_000 })
+    try {
+      const response = await post(roomy, 'csv-json', { input: bigCsv })
+      assert.equal(response.status, 200)
+      assert.deepEqual(response.body.data, await csvJson.run({ input: bigCsv, action: 'csvToJson', header: true, dynamicTyping: false, skipEmptyLines: true, relaxColumnCount: false, newline: '\r\n', quoteAll: false, escapeFormulae: false }))
+      const invalid = await post(roomy, 'csv-json', { input: `${bigCsv}\n1,"open` })
+      assert.equal(invalid.status, 422)
+      assert.equal(invalid.body.error?.code, 'INVALID_INPUT')
+      assert.deepEqual(invalid.body.error?.details, { line: 20_002, column: 3 })
+    } finally {
+      await roomy.close()
+    }
+  })
+
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const child = fileURLToPath(new URL('./fixtures/offload-child.ts', import.meta.url))
+  const launchers = {
+    'node --import tsx (the tests)': ['--import', 'tsx', child],
+    'tsx (npm start)': [fileURLToPath(import.meta.resolve('tsx/cli')), child],
+  }
+  for (const [name, args] of Object.entries(launchers)) {
+    test(`workers load TypeScript under ${name}, and idle threads let the process exit`, async () => {
+      const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: root, timeout: 20_000 })
+      assert.deepEqual(JSON.parse(stdout), { offloaded: true, keys: 500, last: [499, 'x'] })
+    })
+  }
+})
