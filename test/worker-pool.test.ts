@@ -50,12 +50,11 @@ describe('the worker pool', () => {
       return true
     })
     assert.ok(performance.now() - started < 2000)
-    await sleep(100)
+    assert.equal(await runTask({ kind: 'echo', value: 'after' }), 'after', 'the pool goes on with a new thread')
     const before = cpuMs()
     await sleep(1000)
     const burnt = cpuMs() - before
     assert.ok(burnt < 300, `the process used ${burnt} ms of CPU in the second after the timeout; an infinite loop left running would use about 1000`)
-    assert.equal(await runTask({ kind: 'echo', value: 'after' }), 'after', 'the pool goes on with a new thread')
   })
 
   test('a full queue is 503 OVERLOADED at once, the rest time out', async () => {
@@ -78,7 +77,7 @@ describe('heavy operations through execute and HTTP', () => {
     } finally {
       await app.close()
     }
-    const roomy = await buildTestApp({ timeBudgetMs: 10_000 })
+    const roomy = await buildTestApp({ timeBudgetMs: 60_000 })
     try {
       const response = await post(roomy, 'csv-json', { input: bigCsv })
       assert.equal(response.status, 200)

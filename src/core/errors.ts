@@ -55,6 +55,17 @@ export function validationError(field: string, message: string): DevutilsError {
   return new DevutilsError('VALIDATION_ERROR', `${field} ${message}`, [{ field, message }])
 }
 
+/** The `error` object of every envelope: HTTP's, a batch entry's, an MCP error result's. */
+export interface ErrorBody {
+  code: ErrorCode
+  message: string
+  details?: ErrorDetails
+}
+
+export function errorBody(error: DevutilsError): ErrorBody {
+  return error.details === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, details: error.details }
+}
+
 export function isDevutilsError(error: unknown): error is DevutilsError {
   return error instanceof DevutilsError
 }

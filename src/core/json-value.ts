@@ -1,5 +1,6 @@
+/** Helpers shared by the converters of structured data (csv-json, yaml-json): JSON text, nesting, keys, warnings. */
 import { invalidInput, limitExceeded } from './errors.ts'
-import { assertWellFormedText } from './execute.ts'
+import { assertSafeValue } from './inspect.ts'
 import { MAX_NESTING_DEPTH } from './limits.ts'
 
 /**
@@ -41,24 +42,8 @@ export function parseJsonText(text: string, field = 'input'): unknown {
       column,
     })
   }
-  assertNestingWithinLimit(value, field)
-  assertWellFormedText(value)
+  assertSafeValue(value, field)
   return value
-}
-
-/** Refuses a JSON value nested deeper than MAX_NESTING_DEPTH, measured without recursion. */
-export function assertNestingWithinLimit(root: unknown, field = 'input'): void {
-  const pending: Array<[value: unknown, depth: number]> = [[root, 0]]
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop()!
-    if (value === null || typeof value !== 'object') continue
-    if (depth + 1 > MAX_NESTING_DEPTH) {
-      throw limitExceeded(`${field} nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels`, { field, limit: MAX_NESTING_DEPTH })
-    }
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === 'object') pending.push([child, depth + 1])
-    }
-  }
 }
 
 /**

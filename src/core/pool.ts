@@ -32,7 +32,10 @@ export const WORKER_THREADS = Math.max(1, availableParallelism() - 1)
  * here, because piscina's own `maxQueue` does not count tasks that carry an AbortSignal.
  */
 const QUEUE_PER_THREAD = 16
-/** A worker with nothing to do for this long exits; the next heavy task starts a new one. */
+/**
+ * Threads beyond the first exit after this long without work. The first stays (unreferenced) once
+ * the pool exists: starting a thread loads the registry, which takes a good part of a second.
+ */
 const IDLE_TIMEOUT_MS = 30_000
 
 export interface WorkerPool {
@@ -59,7 +62,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
       if (inFlight >= WORKER_THREADS * (1 + QUEUE_PER_THREAD)) {
         throw new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment')
       }
-      piscina ??= new Piscina({ filename: filename.href, minThreads: 0, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS })
+      piscina ??= new Piscina({ filename: filename.href, minThreads: 1, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS })
       let outcome: WorkerOutcome
       inFlight++
       try {

@@ -32,7 +32,22 @@ export function validate<T>(schema: TSchema, value: unknown, rootName = 'body'):
   if (!validator.Check(value)) {
     throw validationFailure(describeErrors(schema, validator.Errors(value), rootName))
   }
-  return validator.Default(value) as T
+  return withDefaults(schema, value) as T
+}
+
+/**
+ * Fills in the defaults of an object's own properties. Only the top level has defaults in our
+ * schemas, and this never descends into values: TypeBox's Value.Default walks (recursively) into
+ * every nested object and drops keys such as `constructor` and `prototype` from data.
+ */
+function withDefaults(schema: TSchema, value: unknown): unknown {
+  const properties = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined
+  if (!properties || value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  const target = value as Record<string, unknown>
+  for (const [key, property] of Object.entries(properties)) {
+    if (property.default !== undefined && !Object.hasOwn(target, key)) target[key] = structuredClone(property.default)
+  }
+  return target
 }
 
 export function validationFailure(problems: FieldProblem[]): DevutilsError {

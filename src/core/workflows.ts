@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { operations, operationsByName } from '../operations/index.ts'
 import { DEFAULT_CONFIG } from './config.ts'
-import { DevutilsError, INTERNAL_ERROR_MESSAGE, isDevutilsError, validationError, type ErrorDetails } from './errors.ts'
+import { DevutilsError, INTERNAL_ERROR_MESSAGE, errorBody, isDevutilsError, validationError, type ErrorDetails } from './errors.ts'
 import { execute } from './execute.ts'
 import { OUTPUT_LIMIT_BYTES, assertOutputWithinLimit } from './limits.ts'
 import { defineOperation, type AnyOperation, type RunContext } from './operation.ts'
@@ -167,8 +167,7 @@ export const batch = defineOperation({
         entry = { success: true, data, meta: { processingTime: elapsed(started) } }
       } catch (error) {
         const failure = isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE)
-        const body = { code: failure.code, message: failure.message, ...(failure.details !== undefined && { details: failure.details }) }
-        entry = { success: false, error: body, meta: { processingTime: elapsed(started) } }
+        entry = { success: false, error: errorBody(failure), meta: { processingTime: elapsed(started) } }
       }
       outputLength += jsonLength(entry)
       if (outputLength > OUTPUT_LIMIT_BYTES) assertOutputWithinLimit(outputLength)

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { DevutilsError } from '../core/errors.ts'
+import { errorBody, type DevutilsError } from '../core/errors.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +23,5 @@ export function success(request: FastifyRequest, data: unknown) {
 }
 
 export function failure(error: DevutilsError, requestMeta: Meta) {
-  const body: { code: string; message: string; details?: unknown } = { code: error.code, message: error.message }
-  if (error.details !== undefined) body.details = error.details
-  return { success: false as const, error: body, meta: requestMeta }
+  return { success: false as const, error: errorBody(error), meta: requestMeta }
 }

@@ -49,7 +49,8 @@ export async function registerProtection(app: FastifyInstance, config: Config, o
     origin: '*',
     credentials: false,
     methods: ['GET', 'POST'],
-    allowedHeaders: ['Content-Type', 'X-Request-Id'],
+    // MCP clients in a browser send the protocol's own headers (Streamable HTTP at /mcp).
+    allowedHeaders: ['Content-Type', 'X-Request-Id', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
     maxAge: 86400,
   })

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
-import { assertNestingWithinLimit, isLargerThan, lineAndColumn, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
+import { isLargerThan, lineAndColumn, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
@@ -14,7 +14,7 @@ export const CSV_OFFLOAD_THRESHOLD = 64 * 1024
 
 const DELIMITERS = [',', ';', '\t', '|'] as const
 type Delimiter = (typeof DELIMITERS)[number]
-/** Fields of the other action's rows that hold extra fields (relaxColumnCount). */
+/** The key that holds a row's fields beyond the header's (relaxColumnCount). */
 const EXTRA_KEY = '_extra'
 
 interface Records {
@@ -275,7 +275,6 @@ function writeField(value: unknown, options: JsonToCsvOptions, aloneOnLine: bool
 function jsonToCsv(input: unknown, options: JsonToCsvOptions) {
   const rows = typeof input === 'string' ? parseJsonText(input) : input
   if (!Array.isArray(rows)) throw invalidInput('input must hold a JSON array of rows (objects or arrays)', { field: 'input' })
-  assertNestingWithinLimit(rows)
   let kind: 'object' | 'array' | undefined
   for (let index = 0; index < rows.length; index++) {
     const row: unknown = rows[index]
@@ -338,17 +337,13 @@ export const csvJson = defineOperation({
     `Inputs over ${CSV_OFFLOAD_THRESHOLD / 1024} KiB run on a worker thread, off the event loop, within the time budget (503 TIMEOUT past it).`,
   input: Type.Object(
     {
-      input: Type.Union(
-        [
-          Type.String(),
-          Type.Array(Type.Union([Type.Object({}), Type.Array(Type.Unknown())])),
-        ],
-        {
-          description:
-            'csvToJson: the CSV text. jsonToCsv: an array of rows, all objects or all arrays, or JSON text holding such an array.',
-          examples: ['name,age\nAda,36'],
-        },
-      ),
+      // Plain JSON Schema rather than Type.Union and Type.Object: TypeBox's defaulting rebuilds such
+      // values and drops their `prototype`, `constructor` and `__proto__` keys, which are data here.
+      input: Type.Unsafe<string | Array<Record<string, unknown> | unknown[]>>({
+        anyOf: [{ type: 'string' }, { type: 'array', items: { anyOf: [{ type: 'object' }, { type: 'array' }] } }],
+        description: 'csvToJson: the CSV text. jsonToCsv: an array of rows, all objects or all arrays, or JSON text holding such an array.',
+        examples: ['name,age\nAda,36'],
+      }),
       action: withDefault(Type.Enum(['csvToJson', 'jsonToCsv'], { description: 'Read CSV into JSON (`csvToJson`), or write JSON rows as CSV (`jsonToCsv`).' }), 'csvToJson'),
       delimiter: Type.Optional(
         Type.Enum(['auto', ...DELIMITERS], {

@@ -16,7 +16,7 @@ import {
   type Tags,
 } from 'yaml'
 import { isDevutilsError, invalidInput, limitExceeded, validationError } from '../core/errors.ts'
-import { assertNestingWithinLimit, isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
+import { isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
@@ -179,7 +179,7 @@ class JsonBuilder {
         const place = this.place(node)
         throw invalidInput(`The string at line ${place.line}, column ${place.column} contains a lone surrogate, which is not Unicode text`, place)
       }
-      return { value, depth: 0, size: Buffer.byteLength(JSON.stringify(value)) }
+      return { value, depth: 0, size: jsonStringSize(value) }
     }
     if (typeof value === 'bigint') {
       if (value >= -Number.MAX_SAFE_INTEGER && value <= Number.MAX_SAFE_INTEGER) return scalar(Number(value))
@@ -238,7 +238,7 @@ class JsonBuilder {
       const converted = this.convert(pair.value as YamlNode | null)
       setOwn(value, key, converted.value)
       depth = Math.max(depth, converted.depth)
-      size += Buffer.byteLength(JSON.stringify(key)) + converted.size + 2
+      size += jsonStringSize(key) + converted.size + 2
     }
     return { value, depth: depth + 1, size }
   }
@@ -276,8 +276,15 @@ class JsonBuilder {
   }
 }
 
+const PLAIN_JSON_STRING = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/
+
+/** The UTF-8 size of a string's JSON text, without writing it in the common case. */
+function jsonStringSize(text: string): number {
+  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : Buffer.byteLength(JSON.stringify(text))
+}
+
 function scalar(value: unknown): Converted {
-  return { value, depth: 0, size: Buffer.byteLength(JSON.stringify(value)) }
+  return { value, depth: 0, size: typeof value === 'string' ? jsonStringSize(value) : String(value).length }
 }
 
 /** Any error yaml throws (it throws plain ReferenceErrors too) becomes a 422, never a 500. */
@@ -400,7 +407,6 @@ interface JsonToYamlOptions {
 
 function jsonToYaml(input: unknown, { indent, sortKeys, lineWidth }: JsonToYamlOptions) {
   const value = typeof input === 'string' ? parseJsonText(input) : input
-  assertNestingWithinLimit(value)
   assertOutputWithinLimit(predictYamlSize(value, indent, lineWidth))
   const doc = new Document(value, {
     version: '1.2',

@@ -1,0 +1,66 @@
+import { invalidInput, limitExceeded } from './errors.ts'
+import { MAX_NESTING_DEPTH } from './limits.ts'
+
+/** Where a value sits in the input, kept as a chain so that a path is only spelled out on error. */
+interface Location {
+  parent: Location | undefined
+  key: string | number
+}
+
+function pathOf(field: string, location: Location | undefined): string {
+  let path = ''
+  for (let at = location; at; at = at.parent) path = typeof at.key === 'number' ? `[${at.key}]${path}` : `.${at.key}${path}`
+  return field + path
+}
+
+/**
+ * Refuses a value nested deeper than MAX_NESTING_DEPTH (422 LIMIT_EXCEEDED) and, with `checkText`,
+ * a lone UTF-16 surrogate in any of its strings or keys (422 INVALID_INPUT). The walk keeps its own
+ * stack: a 1 MiB body can nest half a million levels, far past the call stack, and values that deep
+ * must be refused before anything recursive (structured cloning to a worker, a serialiser) sees them.
+ */
+export function assertSafeValue(root: unknown, field: string, { checkText = true }: { checkText?: boolean } = {}): void {
+  const pending: Array<[value: unknown, location: Location | undefined, depth: number]> = [[root, undefined, 0]]
+  while (pending.length > 0) {
+    const [value, location, depth] = pending.pop()!
+    if (typeof value === 'string') {
+      if (checkText && !value.isWellFormed()) throw loneSurrogateError(value, pathOf(field, location))
+      continue
+    }
+    if (value === null || typeof value !== 'object') continue
+    if (depth + 1 > MAX_NESTING_DEPTH) {
+      throw limitExceeded(`${field} nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels`, { field, limit: MAX_NESTING_DEPTH })
+    }
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) pending.push([value[index], { parent: location, key: index }, depth + 1])
+      continue
+    }
+    for (const key of Object.keys(value)) {
+      const keyLocation = { parent: location, key }
+      if (checkText && !key.isWellFormed()) throw loneSurrogateError(key, pathOf(field, keyLocation))
+      pending.push([(value as Record<string, unknown>)[key], keyLocation, depth + 1])
+    }
+  }
+}
+
+function loneSurrogateError(text: string, field: string) {
+  const position = loneSurrogatePosition(text)
+  const unit = text.charCodeAt(position).toString(16).toUpperCase()
+  return invalidInput(`${field} contains a lone surrogate (U+${unit}) at position ${position}, which is not Unicode text`, { field, position })
+}
+
+function loneSurrogatePosition(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++
+        continue
+      }
+      return i
+    }
+    if (unit >= 0xdc00 && unit <= 0xdfff) return i
+  }
+  return -1
+}

@@ -1,0 +1,87 @@
+import { McpServer, fromJsonSchema, type CallToolResult, type JsonSchemaType, type JsonSchemaValidator, type ToolAnnotations, type jsonSchemaValidator } from '@modelcontextprotocol/server'
+import packageJson from '../../package.json' with { type: 'json' }
+import { DEFAULT_CONFIG } from '../core/config.ts'
+import { DevutilsError, INTERNAL_ERROR_MESSAGE, isDevutilsError, errorBody } from '../core/errors.ts'
+import { execute } from '../core/execute.ts'
+import type { AnyOperation } from '../core/operation.ts'
+import { pipeline } from '../core/workflows.ts'
+import { operations } from '../operations/index.ts'
+
+/**
+ * The MCP tools: every operation of the registry, and the pipeline. The batch is left out: a client
+ * that wants several independent results calls several tools.
+ */
+export const mcpTools: readonly AnyOperation[] = [...operations, pipeline]
+
+export interface CreateMcpServerOptions {
+  /** The tools to serve: the registry's operations and the pipeline, unless a test brings its own. */
+  tools?: readonly AnyOperation[]
+  /** The processing time budget of each tool call, as for an HTTP request. */
+  timeBudgetMs?: number
+  /** Hears of defects (errors that answer INTERNAL_ERROR), which the client only sees as a fixed message. */
+  reportDefect?: (error: unknown) => void
+}
+
+/**
+ * The SDK validates tool arguments against the tool's input schema before the tool runs, and would
+ * answer bad arguments with a protocol error in its own words. This validator lets everything
+ * through, so that `execute` validates them as it does for HTTP: same codes, same messages.
+ */
+const acceptEverything: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined })
+  },
+}
+
+/**
+ * MCP's idempotentHint, read here as "the same arguments give the same result": false for the
+ * operations that can answer differently each time (their examples show no fixed output, the
+ * registry's mark of random or clock-dependent results: uuid, password, timestamp…) and for the
+ * pipeline, whose steps may be such operations. Every tool is read-only and touches nothing outside.
+ */
+export function annotationsFor(operation: AnyOperation): ToolAnnotations {
+  const repeatable = operation.category !== 'workflows' && operation.examples.every((example) => example.output !== undefined)
+  return { readOnlyHint: true, idempotentHint: repeatable, openWorldHint: false }
+}
+
+/** A fresh MCP server with one tool per operation; the HTTP route makes one per request, stdio one per connection. */
+export function createMcpServer({ tools = mcpTools, timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs, reportDefect }: CreateMcpServerOptions = {}): McpServer {
+  const server = new McpServer(
+    { name: 'devutils', version: packageJson.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        'Developer utilities: encoders, generators and converters, the same operations as the devutils HTTP API. ' +
+        'Every tool is read-only and pure. A result is the operation\'s data as structured content; a refused call is an error result whose structured content is { code, message, details }.',
+    },
+  )
+  for (const operation of tools) {
+    server.registerTool(
+      operation.name,
+      {
+        description: `${operation.summary}.\n\n${operation.description}`,
+        inputSchema: fromJsonSchema(operation.input as JsonSchemaType, acceptEverything),
+        annotations: annotationsFor(operation),
+      },
+      async (args) => {
+        try {
+          return success(await execute(operation, args, { timeBudgetMs }))
+        } catch (error) {
+          if (isDevutilsError(error)) return failure(error)
+          reportDefect?.(error)
+          return failure(new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE))
+        }
+      },
+    )
+  }
+  return server
+}
+
+function success(data: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }
+}
+
+/** The error as HTTP's envelope carries it in `error`, and as `CODE: message` for clients that read only text. */
+function failure(error: DevutilsError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], structuredContent: { ...errorBody(error) } }
+}
