@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { loadConfig, type Config } from './core/config.ts'
-import { closeWorkerPool } from './core/pool.ts'
+import { closeWorkerPool, startWorkerPool } from './core/pool.ts'
 import { buildApp } from './http/app.ts'
 
 /**
@@ -13,6 +13,7 @@ import { buildApp } from './http/app.ts'
 export async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config })
   await app.listen({ port: config.port, host: config.host })
+  startWorkerPool()
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return

@@ -44,6 +44,8 @@ export interface WorkerPool {
    * answer is 503 TIMEOUT and the thread running the task is terminated, so no CPU is left burning.
    */
   run(task: unknown, timeBudgetMs: number): Promise<unknown>
+  /** Starts the threads now, so that the first heavy request does not pay for loading them. */
+  start(): void
   /** Terminates the threads; a later `run` starts a new pool. */
   close(): Promise<void>
 }
@@ -57,16 +59,17 @@ export interface WorkerPool {
 export function createWorkerPool(filename: URL): WorkerPool {
   let piscina: Piscina | undefined
   let inFlight = 0
+  const started = () => (piscina ??= new Piscina({ filename: filename.href, minThreads: 1, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS }))
   return {
     async run(task, timeBudgetMs) {
       if (inFlight >= WORKER_THREADS * (1 + QUEUE_PER_THREAD)) {
         throw new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment')
       }
-      piscina ??= new Piscina({ filename: filename.href, minThreads: 1, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS })
+      const pool = started()
       let outcome: WorkerOutcome
       inFlight++
       try {
-        outcome = await piscina.run(task, { signal: AbortSignal.timeout(timeBudgetMs) })
+        outcome = await pool.run(task, { signal: AbortSignal.timeout(timeBudgetMs) })
       } catch (error) {
         if ((error as Error).name === 'AbortError') {
           throw new DevutilsError('TIMEOUT', `The work took longer than the ${timeBudgetMs} ms time budget and was stopped; send a smaller input`, {
@@ -80,6 +83,9 @@ export function createWorkerPool(filename: URL): WorkerPool {
       if (outcome.ok) return outcome.value
       if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
       throw new Error(`A worker task failed: ${outcome.defect}`)
+    },
+    start() {
+      started()
     },
     async close() {
       const closing = piscina
@@ -100,6 +106,11 @@ export interface OperationTask {
 /** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
 export async function runOperationInWorker(task: OperationTask, timeBudgetMs: number): Promise<Record<string, unknown>> {
   return (await operationPool.run(task, timeBudgetMs)) as Record<string, unknown>
+}
+
+/** Starts the operation workers ahead of the first heavy request: for the server's start-up. */
+export function startWorkerPool(): void {
+  operationPool.start()
 }
 
 /** Stops the operation workers: for the server's shutdown and for test teardown. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
@@ -66,9 +67,10 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
     },
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
-  })
+  }).withTypeProvider<TypeBoxTypeProvider>()
 
-  // Validation is core's job (the same for every surface); route schemas only feed the OpenAPI document.
+  // Route schemas are the operations' TypeBox schemas (typed through the TypeBox provider), but
+  // validation is core's job, the same for every surface: here they only feed the OpenAPI document.
   app.setValidatorCompiler(() => () => true)
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
 

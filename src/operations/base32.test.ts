@@ -2,19 +2,12 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
 import { base32 } from './base32.ts'
 
 const run = (input: Record<string, unknown>) => execute(base32, input)
 const decode = (input: string, variant = 'rfc4648', outputEncoding = 'utf8') => run({ input, action: 'decode', variant, outputEncoding })
-const rejects = (input: Record<string, unknown>, code: string, check: (error: Error & { details?: unknown }) => boolean = () => true) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: unknown }) => {
-    assert.equal(error.code, code, error.message)
-    return check(error)
-  })
-const at = (position: number) => (error: { details?: unknown }) => {
-  assert.equal((error.details as { position?: number }).position, position)
-  return true
-}
+const rejects = (input: Record<string, unknown>, code: string, expected: ExpectedRefusal = {}) => expectRefusal(run(input), { code, ...expected })
 
 // RFC 4648 §10 test vectors.
 const RFC4648 = [
@@ -80,48 +73,47 @@ describe('base32', () => {
   })
 
   test('a character outside the variant is a 422 with its position in the input', async () => {
-    await rejects({ input: 'MZ XW1YQ=', action: 'decode' }, 'INVALID_INPUT', at(5))
-    await rejects({ input: 'MZXW-6YQ', action: 'decode' }, 'INVALID_INPUT', at(4))
-    await rejects({ input: 'CPNMW', action: 'decode', variant: 'hex' }, 'INVALID_INPUT', at(4))
-    await rejects({ input: 'CSQU', action: 'decode', variant: 'crockford' }, 'INVALID_INPUT', at(3))
-    await rejects({ input: 'CO======', action: 'decode', variant: 'crockford' }, 'INVALID_INPUT', at(2))
-    await rejects({ input: 'MZ😀XQ', action: 'decode' }, 'INVALID_INPUT', (error) => /'😀' at position 2/.test(error.message) && at(2)(error))
-    await rejects({ input: 'MY\u0000', action: 'decode' }, 'INVALID_INPUT', (error) => /U\+0000/.test(error.message))
-    await rejects({ input: 'MY======MY', action: 'decode' }, 'INVALID_INPUT', (error) => /after the padding/.test(error.message) && at(8)(error))
+    await rejects({ input: 'MZ XW1YQ=', action: 'decode' }, 'INVALID_INPUT', { position: 5 })
+    await rejects({ input: 'MZXW-6YQ', action: 'decode' }, 'INVALID_INPUT', { position: 4 })
+    await rejects({ input: 'CPNMW', action: 'decode', variant: 'hex' }, 'INVALID_INPUT', { position: 4 })
+    await rejects({ input: 'CSQU', action: 'decode', variant: 'crockford' }, 'INVALID_INPUT', { position: 3 })
+    await rejects({ input: 'CO======', action: 'decode', variant: 'crockford' }, 'INVALID_INPUT', { position: 2 })
+    await rejects({ input: 'MZ😀XQ', action: 'decode' }, 'INVALID_INPUT', { message: /'😀' at position 2/, position: 2 })
+    await rejects({ input: 'MY\u0000', action: 'decode' }, 'INVALID_INPUT', { message: /U\+0000/ })
+    await rejects({ input: 'MY======MY', action: 'decode' }, 'INVALID_INPUT', { message: /after the padding/, position: 8 })
   })
 
   test('impossible lengths and wrong padding are 422s', async () => {
     for (const input of ['M', 'MZX', 'MZXW6Y', 'MZXW6YTBO', 'MZXW6YTBOIX']) {
-      await rejects({ input, action: 'decode' }, 'INVALID_INPUT', (error) => /cannot encode whole bytes/.test(error.message))
+      await rejects({ input, action: 'decode' }, 'INVALID_INPUT', { message: /cannot encode whole bytes/ })
     }
-    await rejects({ input: 'MY=', action: 'decode' }, 'INVALID_INPUT', (error) => /padding/.test(error.message) && at(2)(error))
-    await rejects({ input: 'MZXW6===== ', action: 'decode' }, 'INVALID_INPUT', at(5))
+    await rejects({ input: 'MY=', action: 'decode' }, 'INVALID_INPUT', { message: /padding/, position: 2 })
+    await rejects({ input: 'MZXW6===== ', action: 'decode' }, 'INVALID_INPUT', { position: 5 })
   })
 
   test('a last symbol with non-zero unused bits is a 422 at its position', async () => {
-    await rejects({ input: 'MZ======', action: 'decode' }, 'INVALID_INPUT', (error) => /unused|bits/.test(error.message) && at(1)(error))
-    await rejects({ input: 'mz xw 7', action: 'decode', outputEncoding: 'hex' }, 'INVALID_INPUT', at(6))
+    await rejects({ input: 'MZ======', action: 'decode' }, 'INVALID_INPUT', { message: /unused|bits/, position: 1 })
+    await rejects({ input: 'mz xw 7', action: 'decode', outputEncoding: 'hex' }, 'INVALID_INPUT', { position: 6 })
   })
 
   test('bytes that are not UTF-8 are refused with a hint, and given in the other encodings', async () => {
-    await rejects({ input: '74======', action: 'decode' }, 'INVALID_INPUT', (error) => /not valid UTF-8.*outputEncoding/.test(error.message))
+    await rejects({ input: '74======', action: 'decode' }, 'INVALID_INPUT', { message: /not valid UTF-8.*outputEncoding/ })
     assert.equal((await decode('74======', 'rfc4648', 'latin1')).result, '\u00ff')
     assert.equal((await decode('74======', 'rfc4648', 'base64')).result, '/w==')
   })
 
   test('padding: true with Crockford is refused (400); schema errors are 400s', async () => {
-    await rejects({ input: 'x', variant: 'crockford', padding: true }, 'VALIDATION_ERROR', (error) => /padding/.test(error.message))
+    await rejects({ input: 'x', variant: 'crockford', padding: true }, 'VALIDATION_ERROR', { message: /padding/ })
     await rejects({ input: 'x', variant: 'base32' }, 'VALIDATION_ERROR')
     await rejects({ input: 'x', padding: 'yes' }, 'VALIDATION_ERROR')
     await rejects({ input: 'x', pading: false }, 'VALIDATION_ERROR')
   })
 
   test('a result that would pass the output limit is refused before it is built', async () => {
-    const limitExceeded = (error: Error & { code?: string }) => error.code === 'LIMIT_EXCEEDED'
     // 10.5 MiB of bytes take 16.8 MiB of base32.
-    await assert.rejects(run({ input: 'x'.repeat(10.5 * 1024 * 1024) }), limitExceeded)
+    await rejects({ input: 'x'.repeat(10.5 * 1024 * 1024) }, 'LIMIT_EXCEEDED')
     // 13,421,776 symbols decode to 8,388,610 bytes: 16,777,220 hex digits, 4 over the limit.
-    await assert.rejects(run({ input: 'A'.repeat(13_421_776), action: 'decode', outputEncoding: 'hex' }), limitExceeded)
+    await rejects({ input: 'A'.repeat(13_421_776), action: 'decode', outputEncoding: 'hex' }, 'LIMIT_EXCEEDED')
   })
 
   test('input encodings feed the encoder', async () => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { base64 } from './base64.ts'
 
 const run = (input: Record<string, unknown>) => execute(base64, input)
-const rejects = (input: Record<string, unknown>, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => error.code === 'INVALID_INPUT' && pattern.test(error.message))
+const rejects = (input: Record<string, unknown>, pattern: RegExp) => expectRefusal(run(input), { code: 'INVALID_INPUT', message: pattern })
 
 // RFC 4648 §10 test vectors.
 const RFC4648 = [

@@ -3,17 +3,13 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { binaryText } from './binary-text.ts'
 
 const run = (input: Record<string, unknown>) => execute(binaryText, input)
 const result = async (input: Record<string, unknown>) => (await run(input)).result
 const fails = (input: Record<string, unknown>, code: string, pattern: RegExp, position?: number) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: { position?: number } }) => {
-    assert.equal(error.code, code)
-    assert.match(error.message, pattern)
-    if (position !== undefined) assert.equal(error.details?.position, position)
-    return true
-  })
+  expectRefusal(run(input), { code, message: pattern, position })
 
 /** Bits of each byte, computed independently of the code under test. */
 const bitsOf = (bytes: Uint8Array) => [...bytes].map((byte) => byte.toString(2).padStart(8, '0'))

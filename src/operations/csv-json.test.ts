@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
 import { validate } from '../core/validate.ts'
 import { closeWorkerPool } from '../core/pool.ts'
+import { cpuTimeOf, expectRefusal } from '../../test/expect.ts'
 import { CSV_OFFLOAD_THRESHOLD, csvJson } from './csv-json.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine can slow the workers a lot.
@@ -11,20 +12,7 @@ const run = (input: Record<string, unknown>) => execute(csvJson, input, { timeBu
 const toJson = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result
 const toCsv = async (input: unknown, options: Record<string, unknown> = {}) => (await run({ input, action: 'jsonToCsv', ...options })).result as string
 const rejects = (input: Record<string, unknown>, code: string, pattern: RegExp, details?: Record<string, unknown>) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: Record<string, unknown> }) => {
-    assert.equal(error.code, code)
-    assert.match(error.message, pattern)
-    if (details) for (const [key, value] of Object.entries(details)) assert.deepEqual(error.details?.[key], value, key)
-    return true
-  })
-
-/** The CPU time of a synchronous call in ms: unlike wall time, it hardly moves on a busy machine. */
-function cpuTimeOf(work: () => void): number {
-  const start = process.cpuUsage()
-  work()
-  const { user, system } = process.cpuUsage(start)
-  return (user + system) / 1000
-}
+  expectRefusal(run(input), { code, message: pattern, details })
 
 after(() => closeWorkerPool())
 

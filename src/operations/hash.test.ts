@@ -6,11 +6,11 @@ import fc from 'fast-check'
 import { blake3 } from 'hash-wasm'
 import { algorithmPattern, canonicalAlgorithm, HASH_SLICE_BYTES } from '../core/digest.ts'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { hash, HASH_ALGORITHMS } from './hash.ts'
 
 const run = (input: Record<string, unknown>) => execute(hash, input)
-const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => error.code === code && pattern.test(error.message))
+const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
 
 // FIPS 180-4 (SHA-1, SHA-2) and FIPS 202 (SHA-3) example values for "" and "abc"; BLAKE2 from RFC 7693
 // and the reference implementation's test vectors; BLAKE3 from the reference implementation.

@@ -2,17 +2,13 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { hexText } from './hex-text.ts'
 
 const run = (input: Record<string, unknown>) => execute(hexText, input)
 const result = async (input: Record<string, unknown>) => (await run(input)).result
 const fails = (input: Record<string, unknown>, code: string, pattern: RegExp, position?: number) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: { position?: number } }) => {
-    assert.equal(error.code, code)
-    assert.match(error.message, pattern)
-    if (position !== undefined) assert.equal(error.details?.position, position)
-    return true
-  })
+  expectRefusal(run(input), { code, message: pattern, position })
 
 describe('hex-text', () => {
   test('"Hi" is 4869, and back', async () => {

@@ -5,11 +5,11 @@ import fc from 'fast-check'
 import { createHMAC, createSHA256, createSHA3 } from 'hash-wasm'
 import { HASH_SLICE_BYTES } from '../core/digest.ts'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { hmac, HMAC_ALGORITHMS } from './hmac.ts'
 
 const run = (input: Record<string, unknown>) => execute(hmac, input)
-const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => error.code === code && pattern.test(error.message))
+const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
 
 const hex = (byte: number, count: number) => byte.toString(16).padStart(2, '0').repeat(count)
 const KEY_0102_TO_19 = Buffer.from(Array.from({ length: 25 }, (_, i) => i + 1)).toString('hex')

@@ -4,14 +4,13 @@ import { describe, test } from 'node:test'
 import ipaddr from 'ipaddr.js'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { ipAddress } from './ip-address.ts'
 
 type Answer = { result: string; results: string[]; version: number }
 const run = (input: Record<string, unknown>) => execute(ipAddress, input) as Promise<Answer>
-const refuses = (input: Record<string, unknown>, field: string) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: Array<{ field: string }> }) => error.code === 'VALIDATION_ERROR' && error.details?.[0]?.field === field)
-const unprocessable = (input: Record<string, unknown>, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => error.code === 'INVALID_INPUT' && pattern.test(error.message))
+const refuses = (input: Record<string, unknown>, field: string) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', field })
+const unprocessable = (input: Record<string, unknown>, pattern: RegExp) => expectRefusal(run(input), { code: 'INVALID_INPUT', message: pattern })
 
 const inAny = (address: string, blocks: string[]) => {
   const parsed = ipaddr.parse(address)

@@ -2,18 +2,14 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { jsonEscape } from './json-escape.ts'
 
 const run = (input: Record<string, unknown>) => execute(jsonEscape, input)
 const escape = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
 const unescape = async (input: string) => (await run({ input, action: 'unescape' })).result as string
 const refuses = (input: string, position: number, pattern: RegExp) =>
-  assert.rejects(run({ input, action: 'unescape' }), (error: Error & { code?: string; details?: { position?: number } }) => {
-    assert.equal(error.code, 'INVALID_INPUT')
-    assert.equal(error.details?.position, position, `position for ${JSON.stringify(input)}`)
-    assert.match(error.message, pattern)
-    return true
-  })
+  expectRefusal(run({ input, action: 'unescape' }), { code: 'INVALID_INPUT', position, message: pattern })
 
 /** What JSON.parse makes of a literal, or undefined if it refuses it or the result is not well-formed Unicode. */
 function parseLiteral(literal: string): string | undefined {

@@ -2,15 +2,11 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { LOREM_WORDS, loremIpsum } from './lorem-ipsum.ts'
 
 const run = async (input: Record<string, unknown>) => (await execute(loremIpsum, input)) as { result: string; wordCount: number }
-const refuses = (input: Record<string, unknown>, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: unknown }) => {
-    assert.equal(error.code, 'VALIDATION_ERROR')
-    assert.match(error.message, pattern)
-    return true
-  })
+const refuses = (input: Record<string, unknown>, pattern: RegExp) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', message: pattern })
 
 const OPENING_SENTENCE = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit.'
 

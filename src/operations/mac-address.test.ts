@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { macAddress } from './mac-address.ts'
 
 const run = (input: Record<string, unknown>) => execute(macAddress, input) as Promise<{ result: string; results: string[] }>
-const refuses = (input: Record<string, unknown>, field: string) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: Array<{ field: string }> }) => error.code === 'VALIDATION_ERROR' && error.details?.[0]?.field === field)
+const refuses = (input: Record<string, unknown>, field: string) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', field })
 
 const FORMATS = {
   colon: /^[0-9a-f]{2}(?::[0-9a-f]{2}){5}$/,

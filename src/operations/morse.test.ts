@@ -2,14 +2,13 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
 import { MORSE_CODE, morse } from './morse.ts'
 
 const run = (input: Record<string, unknown>) => execute(morse, input)
 const encode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
 const decode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, action: 'decode', ...options })).result as string
-type Failure = Error & { code?: string; details?: { position?: number; unknown?: unknown } }
-const rejects = (input: Record<string, unknown>, code: string, check: (error: Failure) => boolean = () => true) =>
-  assert.rejects(run(input), (error: Failure) => error.code === code && check(error))
+const rejects = (input: Record<string, unknown>, code: string, expected: ExpectedRefusal = {}) => expectRefusal(run(input), { code, ...expected })
 
 // ITU-R M.1677-1 §1.1, in the recommendation's order, typed from it independently of the implementation.
 const ITU = `
@@ -82,28 +81,30 @@ describe('morse', () => {
   })
 
   test('characters outside the alphabet are a 422 listing each with its positions', async () => {
-    await rejects({ input: 'a#b é#😀!' }, 'INVALID_INPUT', (error) => {
-      assert.match(error.message, /"#" at positions 1, 5; "é" at position 4; "😀" at position 6/)
-      assert.deepEqual(error.details, {
-        position: 1,
-        distinct: 3,
-        unknown: [
-          { value: '#', count: 2, positions: [1, 5] },
-          { value: 'é', count: 1, positions: [4] },
-          { value: '😀', count: 1, positions: [6] },
-        ],
-      })
-      return true
+    await rejects({ input: 'a#b é#😀!' }, 'INVALID_INPUT', {
+      message: /"#" at positions 1, 5; "é" at position 4; "😀" at position 6/,
+      // The whole details, not just these keys.
+      check: (error) =>
+        assert.deepEqual(error.details, {
+          position: 1,
+          distinct: 3,
+          unknown: [
+            { value: '#', count: 2, positions: [1, 5] },
+            { value: 'é', count: 1, positions: [4] },
+            { value: '😀', count: 1, positions: [6] },
+          ],
+        }),
     })
   })
 
   test('unknown codes are a 422 with their positions; a stray character too', async () => {
-    await rejects({ input: '... ........ --- ........', action: 'decode' }, 'INVALID_INPUT', (error) => {
-      assert.deepEqual(error.details?.unknown, [{ value: '........', count: 2, positions: [4, 17] }])
-      return error.details?.position === 4 && /"\.\.\.\.\.\.\.\." at positions 4, 17/.test(error.message)
+    await rejects({ input: '... ........ --- ........', action: 'decode' }, 'INVALID_INPUT', {
+      details: { unknown: [{ value: '........', count: 2, positions: [4, 17] }] },
+      position: 4,
+      message: /"\.\.\.\.\.\.\.\." at positions 4, 17/,
     })
-    await rejects({ input: '... --x', action: 'decode' }, 'INVALID_INPUT', (error) => error.details?.position === 6 && /"x" at position 6 is not Morse/.test(error.message))
-    await rejects({ input: '... --x', action: 'decode', onUnknown: 'skip' }, 'INVALID_INPUT', (error) => error.details?.position === 6)
+    await rejects({ input: '... --x', action: 'decode' }, 'INVALID_INPUT', { position: 6, message: /"x" at position 6 is not Morse/ })
+    await rejects({ input: '... --x', action: 'decode', onUnknown: 'skip' }, 'INVALID_INPUT', { position: 6 })
   })
 
   test('skip mode leaves unknowns out and lists them once each, in order', async () => {
@@ -118,7 +119,7 @@ describe('morse', () => {
 
   test('symbols are checked: shape by the schema, readability across fields (400 either way)', async () => {
     const invalid = (options: Record<string, unknown>, field: string) =>
-      rejects({ input: 'x', ...options }, 'VALIDATION_ERROR', (error) => JSON.stringify(error.details).includes(`"field":"${field}"`))
+      rejects({ input: 'x', ...options }, 'VALIDATION_ERROR', { check: (error) => JSON.stringify(error.details).includes(`"field":"${field}"`) })
     await invalid({ dot: '' }, 'dot')
     await invalid({ dash: 'x'.repeat(9) }, 'dash')
     await invalid({ letterSeparator: '' }, 'letterSeparator')

@@ -4,6 +4,7 @@ import { DIGITS, LOWERCASE, SIMILAR_CHARACTERS, UPPERCASE } from '../core/charse
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
 import { assertFits, countCharacters } from '../../test/chi-square.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { DEFAULT_SYMBOLS, password } from './password.ts'
 
 interface Answer {
@@ -14,8 +15,7 @@ interface Answer {
 }
 
 const run = async (input: Record<string, unknown>) => (await execute(password, input)) as unknown as Answer
-const refuses = (input: Record<string, unknown>, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => error.code === 'VALIDATION_ERROR' && pattern.test(error.message))
+const refuses = (input: Record<string, unknown>, pattern: RegExp) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', message: pattern })
 
 /** Runs the operation until `total` passwords are collected. */
 async function many(input: Record<string, unknown>, total: number): Promise<string[]> {

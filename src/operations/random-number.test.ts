@@ -3,11 +3,11 @@ import { randomInt } from 'node:crypto'
 import { describe, test } from 'node:test'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { randomNumber, randomOffsets } from './random-number.ts'
 
 const run = (input: Record<string, unknown>) => execute(randomNumber, input) as Promise<{ result: number; results: number[] }>
-const refuses = (input: Record<string, unknown>, field: string) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: Array<{ field: string }> }) => error.code === 'VALIDATION_ERROR' && error.details?.[0]?.field === field)
+const refuses = (input: Record<string, unknown>, field: string) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', field })
 
 const MAX = Number.MAX_SAFE_INTEGER
 

@@ -5,6 +5,7 @@ import { SIMILAR_CHARACTERS } from '../core/charsets.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
 import { assertFits, chiSquare, chiSquareCritical, countCharacters, uniformExpectation } from '../../test/chi-square.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { CHARSETS, MAX_TOTAL_CHARACTERS, randomString } from './random-string.ts'
 
 interface Answer {
@@ -14,8 +15,7 @@ interface Answer {
 }
 
 const run = async (input: Record<string, unknown>) => (await execute(randomString, input)) as unknown as Answer
-const refuses = (input: Record<string, unknown>, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => error.code === 'VALIDATION_ERROR' && pattern.test(error.message))
+const refuses = (input: Record<string, unknown>, pattern: RegExp) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', message: pattern })
 
 const SAMPLE = 200_000
 

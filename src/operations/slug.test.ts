@@ -3,6 +3,7 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { transliterate } from 'transliteration'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { MAX_TRANSLITERATION_GROWTH, slug } from './slug.ts'
 
 const run = (input: Record<string, unknown>) => execute(slug, input)
@@ -16,8 +17,7 @@ const anyCharacter = fc
   .filter((code) => code < 0xd800 || code > 0xdfff)
   .map((code) => String.fromCodePoint(code))
 
-const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => error.code === code && pattern.test(error.message))
+const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
 
 /** Several words for each script the contract names, with the romanisation we document. */
 const TRANSLITERATIONS: Record<string, Array<[string, string]>> = {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { sqlEscape } from './sql-escape.ts'
 
 const DIALECTS = ['ansi', 'mysql', 'postgres', 'sqlite', 'mssql', 'oracle'] as const
@@ -12,12 +13,7 @@ const run = (input: Record<string, unknown>) => execute(sqlEscape, input)
 const escape = async (input: string, dialect: Dialect, context: Context, wrapInQuotes = false) =>
   (await run({ input, dialect, context, wrapInQuotes })).result as string
 const refuses = (input: string, dialect: Dialect, context: Context, position: number, pattern: RegExp) =>
-  assert.rejects(run({ input, dialect, context }), (error: Error & { code?: string; details?: { position?: number } }) => {
-    assert.equal(error.code, 'INVALID_INPUT')
-    assert.equal(error.details?.position, position)
-    assert.match(error.message, pattern)
-    return true
-  })
+  expectRefusal(run({ input, dialect, context }), { code: 'INVALID_INPUT', position, message: pattern })
 
 /** MySQL's escape sequences as its parser reads them; `\%` and `\_` keep their backslash for LIKE. */
 const MYSQL_SEQUENCES: Record<string, string> = { '0': '\0', "'": "'", '"': '"', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a', '\\': '\\', '%': '\\%', _: '\\_' }

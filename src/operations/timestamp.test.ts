@@ -2,18 +2,14 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { relativeTime, timestamp } from './timestamp.ts'
 
 const run = (input: Record<string, unknown>) => execute(timestamp, input)
 const toDate = async (input: Record<string, unknown>) => (await run({ ...input, action: 'timestampToDate' })) as Record<string, unknown>
 /** Unix milliseconds of a date text. */
 const msOf = async (input: string, timezone?: string) => (await run({ input, action: 'dateToTimestamp', ...(timezone ? { timezone } : {}) })).unixMs
-const fails = (input: Record<string, unknown>, code: string, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string }) => {
-    assert.equal(error.code, code)
-    assert.match(error.message, pattern)
-    return true
-  })
+const fails = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
 
 const DAY = 86_400_000
 const MAX = 8.64e15

@@ -2,18 +2,14 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { url } from './url.ts'
 
 const run = (input: Record<string, unknown>) => execute(url, input)
 const encode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result
 const decode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, action: 'decode', ...options })).result
 const rejectsAt = (input: Record<string, unknown>, position: number, pattern: RegExp) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: { position?: number } }) => {
-    assert.equal(error.code, 'INVALID_INPUT', error.message)
-    assert.equal(error.details?.position, position, error.message)
-    assert.match(error.message, pattern)
-    return true
-  })
+  expectRefusal(run(input), { code: 'INVALID_INPUT', position, message: pattern })
 
 const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'
 const RESERVED = ":/?#[]@!$&'()*+,;="

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { execute } from '../core/execute.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { uuid } from './uuid.ts'
 
 const run = (input: Record<string, unknown>) => execute(uuid, input) as Promise<{ result: string; results: string[]; version: unknown }>
-const refuses = (input: Record<string, unknown>, field: string) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: Array<{ field: string }> }) => error.code === 'VALIDATION_ERROR' && error.details?.[0]?.field === field)
+const refuses = (input: Record<string, unknown>, field: string) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', field })
 
 const STANDARD = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 

@@ -5,6 +5,7 @@ import { parse } from 'yaml'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
+import { cpuTimeOf, expectRefusal } from '../../test/expect.ts'
 import { YAML_OFFLOAD_THRESHOLD, yamlJson } from './yaml-json.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine can slow the workers a lot.
@@ -14,20 +15,7 @@ const toYaml = async (input: unknown, options: Record<string, unknown> = {}) => 
 /** fast-check builds objects without a prototype; JSON text gives them back as the API sees them. */
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown
 const rejects = (input: Record<string, unknown>, code: string, pattern: RegExp, details?: Record<string, unknown>) =>
-  assert.rejects(run(input), (error: Error & { code?: string; details?: Record<string, unknown> }) => {
-    assert.equal(error.code, code, error.message)
-    assert.match(error.message, pattern)
-    if (details) for (const [key, value] of Object.entries(details)) assert.deepEqual(error.details?.[key], value, key)
-    return true
-  })
-
-/** The CPU time of a synchronous call in ms: unlike wall time, it hardly moves on a busy machine. */
-function cpuTimeOf(work: () => void): number {
-  const start = process.cpuUsage()
-  work()
-  const { user, system } = process.cpuUsage(start)
-  return (user + system) / 1000
-}
+  expectRefusal(run(input), { code, message: pattern, details })
 
 after(() => closeWorkerPool())
 

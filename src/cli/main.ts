@@ -1,0 +1,220 @@
+import { isUtf8 } from 'node:buffer'
+import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { firstInvalidUtf8Offset } from '../core/bytes.ts'
+import { loadConfig } from '../core/config.ts'
+import { DevutilsError, INTERNAL_ERROR_MESSAGE, invalidInput, isDevutilsError } from '../core/errors.ts'
+import { execute } from '../core/execute.ts'
+import type { AnyOperation } from '../core/operation.ts'
+import { closeWorkerPool } from '../core/pool.ts'
+import { servedOperations } from '../core/workflows.ts'
+import { failure } from '../http/envelope.ts'
+import { parseOperationArgs, readFlagValue, UsageError } from './flags.ts'
+import { listText, operationHelp, USAGE } from './help.ts'
+import { formatResult } from './output.ts'
+
+/** Exit statuses: the input or the operation failed (1), the command line is wrong (2). */
+const EXIT_FAILURE = 1
+const EXIT_USAGE = 2
+
+const operationsByName = new Map(servedOperations.map((operation) => [operation.name, operation]))
+
+const SERVE_USAGE = `Usage: devutils serve [--port n] [--host address] [--workers n]
+  Starts the HTTP service. The flags override PORT (default 3000), HOST (default 127.0.0.1) and
+  WORKERS (default 1); every other setting comes from the environment (BODY_LIMIT, RATE_LIMIT_MAX,
+  REDIS_URL, TIME_BUDGET_MS, LOG_LEVEL…). SIGTERM or SIGINT shuts it down gracefully.
+`
+
+const LIST_USAGE = `Usage: devutils list [--json]
+  Lists the operations: name, category and summary. --json prints the catalogue GET /api/v1 answers.
+`
+
+const MCP_USAGE = `Usage: devutils mcp
+  Serves every operation, and the pipeline, as Model Context Protocol tools over standard input and
+  output (JSON-RPC, one message per line), for MCP clients that start a local process.
+`
+
+const COMMAND_USAGE: Record<string, string> = { list: LIST_USAGE, serve: SERVE_USAGE, mcp: MCP_USAGE }
+
+/**
+ * The `devutils` command: runs `args` (the command line after the program name), writes to
+ * standard output and error, and sets `process.exitCode`. `serve` returns once it listens, leaving
+ * the server to keep the process alive; `mcp` returns when its client closes standard input.
+ */
+export async function main(args: readonly string[]): Promise<void> {
+  if (args[0] !== 'serve' && args[0] !== 'mcp') {
+    // A reader that goes away early (`devutils lorem-ipsum --count 10000 | head -1`) is not an error.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      throw error
+    })
+  }
+  try {
+    await dispatch(args)
+  } catch (error) {
+    process.exitCode = report(error)
+  }
+}
+
+function report(error: unknown): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`devutils: ${error.message}\n`)
+    return EXIT_USAGE
+  }
+  if (isDevutilsError(error)) {
+    process.stderr.write(`devutils: ${error.code}: ${error.message}\n`)
+    return EXIT_FAILURE
+  }
+  // A defect: said the way the service says it, with the stack for whoever runs the command.
+  process.stderr.write(`devutils: INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}\n${error instanceof Error ? error.stack : String(error)}\n`)
+  return EXIT_FAILURE
+}
+
+async function dispatch(args: readonly string[]): Promise<void> {
+  const [command, ...rest] = args
+  switch (command) {
+    case undefined:
+      process.stderr.write(USAGE)
+      process.exitCode = EXIT_USAGE
+      return
+    case '--help':
+    case '-h':
+    case 'help':
+      if (command === 'help' && rest.length > 0) return write(COMMAND_USAGE[rest[0]] ?? operationHelp(operationNamed(rest[0])))
+      return write(USAGE)
+    case '--version':
+    case '-v':
+      return write(`${version()}\n`)
+    case 'list':
+      return list(rest)
+    case 'serve':
+      return serve(rest)
+    case 'mcp':
+      return mcp(rest)
+    default:
+      return runOperation(operationNamed(command), rest)
+  }
+}
+
+function write(text: string): void {
+  process.stdout.write(text)
+}
+
+function operationNamed(name: string): AnyOperation {
+  const operation = operationsByName.get(name)
+  if (operation) return operation
+  throw new UsageError(`unknown command '${name}'; devutils list shows the operations, devutils --help the commands`)
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+}
+
+/** For a command without flags of its own: writes `usage` for --help (true), refuses anything else. */
+function showedHelp(command: string, args: readonly string[], usage: string): boolean {
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    write(usage)
+    return true
+  }
+  if (args.length > 0) throw new UsageError(`${command} takes no argument '${args[0]}'\n${usage}`)
+  return false
+}
+
+async function list(args: readonly string[]): Promise<void> {
+  const json = args[0] === '--json'
+  if (showedHelp('list', json ? args.slice(1) : args, LIST_USAGE)) return
+  if (!json) return write(`${listText(servedOperations)}\n`)
+  // The same catalogue GET /api/v1 answers; it is loaded only here, as it comes with the HTTP stack.
+  const { catalogue } = await import('../http/app.ts')
+  write(`${JSON.stringify({ operations: catalogue(servedOperations) }, null, 2)}\n`)
+}
+
+async function serve(args: readonly string[]): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) return write(SERVE_USAGE)
+  const server = await import('../server.ts')
+  try {
+    server.configFromArgs([...args])
+  } catch (error) {
+    throw new UsageError(`serve: ${(error as Error).message}\n${SERVE_USAGE}`)
+  }
+  await server.main([...args])
+}
+
+async function mcp(args: readonly string[]): Promise<void> {
+  if (showedHelp('mcp', args, MCP_USAGE)) return
+  const { serveMcpOverStdio } = await import('../mcp/stdio.ts')
+  await serveMcpOverStdio()
+  await closeWorkerPool()
+}
+
+async function runOperation(operation: AnyOperation, args: readonly string[]): Promise<void> {
+  const parsed = parseOperationArgs(operation, args)
+  if (parsed.help) return write(operationHelp(operation))
+  const properties = operation.input.properties as Record<string, Record<string, unknown>>
+  const { fields } = parsed
+  const timeBudgetMs = timeBudget()
+  let started = performance.now()
+  const meta = () => ({ processingTime: Math.round((performance.now() - started) * 1000) / 1000, requestId: randomUUID() })
+  try {
+    // Standard input is read only when it is a pipe or a file, so that a terminal never waits for it.
+    if ('input' in properties && !('input' in fields) && !process.stdin.isTTY) {
+      const text = await readStdin(parsed.rawStdin)
+      if (text !== undefined) fields.input = readFlagValue('input', properties.input, text)
+      started = performance.now()
+    }
+    const data = await execute(operation, fields, { timeBudgetMs })
+    if (parsed.json) write(`${JSON.stringify({ success: true, data, meta: meta() }, null, 2)}\n`)
+    else {
+      write(formatResult(data))
+      if (Array.isArray(data.warnings)) for (const warning of data.warnings) process.stderr.write(`devutils: warning: ${warning}\n`)
+    }
+    if (data.matches === false) {
+      process.stderr.write(`devutils: the ${operation.name} does not match --expected\n`)
+      process.exitCode = EXIT_FAILURE
+    }
+  } catch (error) {
+    if (parsed.json && !(error instanceof UsageError)) {
+      const refused = isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE)
+      write(`${JSON.stringify(failure(refused, meta()), null, 2)}\n`)
+    }
+    throw error
+  } finally {
+    await closeWorkerPool()
+  }
+}
+
+/**
+ * A command runs on its user's own machine, where the service's budget (which keeps one request
+ * from holding a shared server) would only cut long conversions short, and a cold worker thread's
+ * start would eat into it. So there is none unless TIME_BUDGET_MS asks for one; Ctrl-C stops it.
+ */
+const NO_TIME_BUDGET_MS = 2 ** 31 - 1
+
+function timeBudget(): number {
+  if (process.env.TIME_BUDGET_MS === undefined) return NO_TIME_BUDGET_MS
+  try {
+    return loadConfig({ TIME_BUDGET_MS: process.env.TIME_BUDGET_MS }).timeBudgetMs
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+}
+
+/**
+ * All of standard input as text, less one trailing line ending (`\n` or `\r\n`, as `echo` and
+ * editors add) unless `keepNewline`; undefined when it is empty, which counts as no input at all.
+ */
+async function readStdin(keepNewline: boolean): Promise<string | undefined> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  const bytes = Buffer.concat(chunks)
+  if (bytes.length === 0) return undefined
+  if (!isUtf8(bytes)) {
+    const position = firstInvalidUtf8Offset(bytes)
+    throw invalidInput(
+      `Standard input is not valid UTF-8 text (first bad byte at offset ${position}); give bytes as hex or base64 text, with --inputEncoding where the operation has it`,
+      { field: 'input', position },
+    )
+  }
+  const text = bytes.toString('utf8')
+  return keepNewline ? text : text.replace(/\r?\n$/, '')
+}
