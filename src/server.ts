@@ -2,7 +2,7 @@ import cluster from 'node:cluster'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
-import { loadConfig, type Config } from './core/config.ts'
+import { CONFIG_VARIABLES, flagOf, loadConfig, type Config } from './core/config.ts'
 import { closeWorkerPool, startWorkerPool } from './core/pool.ts'
 import { buildApp } from './http/app.ts'
 
@@ -74,15 +74,12 @@ export function serveCluster(config: Config): void {
   for (let i = 0; i < config.workers; i++) fork()
 }
 
-/** `--port`, `--host` and `--workers` override PORT, HOST and WORKERS. */
+/** Each setting of the configuration as a flag (`--port`, `--body-limit`, `--log-level`…), overriding the environment. */
 export function configFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Config {
-  const { values } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } }, strict: true })
-  return loadConfig({
-    ...env,
-    ...(values.port !== undefined && { PORT: values.port }),
-    ...(values.host !== undefined && { HOST: values.host }),
-    ...(values.workers !== undefined && { WORKERS: values.workers }),
-  })
+  const options = Object.fromEntries(CONFIG_VARIABLES.map((variable) => [flagOf(variable), { type: 'string' as const }]))
+  const { values } = parseArgs({ args, options, strict: true })
+  const overrides = Object.fromEntries(CONFIG_VARIABLES.filter((variable) => values[flagOf(variable)] !== undefined).map((variable) => [variable, values[flagOf(variable)]]))
+  return loadConfig({ ...env, ...overrides })
 }
 
 export async function main(args: string[]): Promise<void> {

@@ -8,7 +8,7 @@ import { parseOperationArgs, UsageError } from '../src/cli/flags.ts'
 import { execute } from '../src/core/execute.ts'
 import { closeWorkerPool } from '../src/core/pool.ts'
 import { servedOperations } from '../src/core/workflows.ts'
-import { catalogue } from '../src/http/app.ts'
+import { catalogue } from '../src/core/catalogue.ts'
 import { buildTestApp, post } from './helpers.ts'
 import { freePort, ROOT, spawnUntil } from './processes.ts'
 
@@ -126,7 +126,7 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
       assert.equal(lines[i].indexOf(served.summary), summaryColumn)
     }
     const json = await devutils(['list', '--json'])
-    assert.deepEqual(JSON.parse(json.stdout), { operations: catalogue(servedOperations) })
+    assert.deepEqual(JSON.parse(json.stdout), { operations: catalogue() })
   })
 
   test('<operation> --help names every field with its default, and help <operation> says the same', async () => {

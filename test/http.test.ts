@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
 import { defineOperation } from '../src/core/operation.ts'
-import { servedOperations } from '../src/core/workflows.ts'
 import { buildTestApp, post, type Envelope } from './helpers.ts'
 import { buildApp } from '../src/http/app.ts'
 
@@ -78,6 +77,12 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     assertError(response.json(), 'INVALID_JSON', /empty/)
   })
 
+  test('a field in the query string of a POST is refused, not silently ignored', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/v1/base64?action=decode', headers: { 'content-type': 'application/json' }, payload: '{"input":"eA=="}' })
+    assert.equal(response.statusCode, 400)
+    assertError(response.json(), 'VALIDATION_ERROR', /action was sent in the query string/)
+  })
+
   test('unknown fields are refused and nothing is coerced: every bad field is listed', async () => {
     const { status, body } = await post(app, 'base64', { input: 'x', action: 'decod', frombase: 1, lineLength: '76', strict: 1 })
     assert.equal(status, 400)
@@ -145,7 +150,7 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     assert.equal(health.statusCode, 200)
     assert.equal(health.json().data.status, 'ok')
     const catalogue = await app.inject({ method: 'GET', url: '/api/v1' })
-    assert.equal(catalogue.json().data.operations.length, servedOperations.length)
+    assert.equal(catalogue.json().data.operations.length, 24)
     const docs = await app.inject({ method: 'GET', url: '/docs' })
     assert.equal(docs.statusCode, 200)
     assert.doesNotMatch(docs.body, /https?:\/\/(?!localhost)[^"']*\.(js|css)/, 'no asset comes from a CDN')
@@ -231,6 +236,9 @@ describe('client errors written to the socket, through a real server', () => {
   test('a malformed request line gets a 400 envelope', async () => {
     const { response } = await trickle('NOT HTTP AT ALL\r\n\r\n', 0)
     assert.match(response, /^HTTP\/1\.1 400 /)
+    const requestId = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(response)?.[1]
+    assert.equal(requestId, envelopeOf(response).meta.requestId, 'the X-Request-Id header is the envelope\'s id')
+    assert.match(response, /\r\nAccess-Control-Allow-Origin: \*\r\n/)
     assertError(envelopeOf(response), 'BAD_REQUEST')
   })
 })

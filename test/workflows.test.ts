@@ -54,9 +54,10 @@ describe('pipeline', () => {
     assert.match(tooMany.body.error!.message, /steps must have at most 20 items/)
     const none = await post(app, 'pipeline', { input: 'x', steps: [] })
     assert.equal(none.status, 400)
-    const unknown = await post(app, 'pipeline', { input: 'x', steps: [{ operation: 'rot14' }] })
+    const unknown = await post(app, 'pipeline', { input: 'x', steps: [{ operation: 'rot13' }, { operation: 'rot14' }] })
     assert.equal(unknown.status, 400)
-    assert.match(unknown.body.error!.message, /steps\[0\]\.operation must be one of: base-convert, base32, base64/)
+    assert.equal((unknown.body.error!.details as { step: number }).step, 1)
+    assert.match(unknown.body.error!.message, /^Step 1 \(rot14\): steps\[1\]\.operation must be one of: base-convert, base32, base64/)
     const twenty = await post(app, 'pipeline', { input: 'x', steps: Array.from({ length: PIPELINE_MAX_STEPS }, () => ({ operation: 'rot13' })) })
     assert.equal(twenty.status, 200)
     assert.equal(twenty.body.data!.result, 'x')
@@ -99,6 +100,18 @@ describe('batch', () => {
     for (const entry of results) assert.equal(typeof entry.meta.processingTime, 'number')
     const alone = await post(app, 'base-convert', { input: '12', fromBase: 2 })
     assert.deepEqual(results[1].error, alone.body.error)
+  })
+
+  test('an unknown operation, a lone surrogate or deep nesting fails only its own request', async () => {
+    const deep = '['.repeat(100) + ']'.repeat(100)
+    const payload = `{"requests":[{"operation":"rot14","input":"x"},{"operation":"rot13","input":"a\\ud800"},{"operation":"yaml-json","action":"jsonToYaml","input":${deep}},{"operation":"rot13","input":"ok"}]}`
+    const { status, body } = await post(app, 'batch', payload)
+    assert.equal(status, 200, JSON.stringify(body))
+    const results = body.data!.results as Array<{ success: boolean; error?: { code: string; message: string } }>
+    assert.deepEqual(results.map((entry) => entry.success), [false, false, true, true])
+    assert.equal(results[0].error!.code, 'VALIDATION_ERROR')
+    assert.match(results[0].error!.message, /requests\[0\]\.operation must be one of: base-convert/)
+    assert.equal(results[1].error!.code, 'INVALID_INPUT')
   })
 
   test('1 to 100 requests', async () => {

@@ -9,8 +9,8 @@ export const USAGE = `Usage:
   devutils <operation> [--field value …]   run an operation locally and print its result
   devutils <operation> --help              the operation's fields, defaults and examples
   devutils list [--json]                   the operations, by name, category and summary
-  devutils serve [--port n] [--host h] [--workers n]
-                                           start the HTTP service (flags override PORT, HOST, WORKERS)
+  devutils serve [--port n] [--workers n] …  start the HTTP service (a flag for every setting:
+                                           --port, --body-limit, --log-level… override PORT, BODY_LIMIT…)
   devutils mcp                             speak the Model Context Protocol on standard input and output
   devutils help [command]                  this text, or a command's or an operation's help
   devutils --version

@@ -1,3 +1,5 @@
+import { catalogue } from '../core/catalogue.ts'
+import { CONFIG_VARIABLES, flagOf } from '../core/config.ts'
 import { isUtf8 } from 'node:buffer'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -19,10 +21,10 @@ const EXIT_USAGE = 2
 
 const operationsByName = new Map(servedOperations.map((operation) => [operation.name, operation]))
 
-const SERVE_USAGE = `Usage: devutils serve [--port n] [--host address] [--workers n]
-  Starts the HTTP service. The flags override PORT (default 3000), HOST (default 127.0.0.1) and
-  WORKERS (default 1); every other setting comes from the environment (BODY_LIMIT, RATE_LIMIT_MAX,
-  REDIS_URL, TIME_BUDGET_MS, LOG_LEVEL…). SIGTERM or SIGINT shuts it down gracefully.
+const SERVE_USAGE = `Usage: devutils serve [--port n] [--host address] [--workers n] [--body-limit bytes] …
+  Starts the HTTP service. Every setting of the environment has a flag that overrides it:
+  ${CONFIG_VARIABLES.map((variable) => `--${flagOf(variable)} (${variable})`).join(', ')}.
+  SIGTERM or SIGINT shuts it down gracefully.
 `
 
 const LIST_USAGE = `Usage: devutils list [--json]
@@ -124,9 +126,7 @@ async function list(args: readonly string[]): Promise<void> {
   const json = args[0] === '--json'
   if (showedHelp('list', json ? args.slice(1) : args, LIST_USAGE)) return
   if (!json) return write(`${listText(servedOperations)}\n`)
-  // The same catalogue GET /api/v1 answers; it is loaded only here, as it comes with the HTTP stack.
-  const { catalogue } = await import('../http/app.ts')
-  write(`${JSON.stringify({ operations: catalogue(servedOperations) }, null, 2)}\n`)
+  write(`${JSON.stringify({ operations: catalogue() }, null, 2)}\n`)
 }
 
 async function serve(args: readonly string[]): Promise<void> {

@@ -15,6 +15,8 @@ export const outputEncodingField = (description = 'How the produced bytes are wr
   withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
 
 const BASE64_CHAR = /[A-Za-z0-9+/\-_]/
+const HEX_DIGIT = /[0-9a-fA-F]/
+const WHITESPACE = /\s/
 
 /** Reads `text` as bytes in the given encoding; anything that is not that encoding is a 422 with its position. */
 export function textToBytes(text: string, encoding: ByteEncoding, field = 'input'): Buffer {
@@ -30,20 +32,27 @@ export function textToBytes(text: string, encoding: ByteEncoding, field = 'input
       return Buffer.from(text, 'latin1')
     }
     case 'hex': {
-      const digits = text.replace(/\s+/g, '')
-      const bad = digits.search(/[^0-9a-fA-F]/)
-      if (bad >= 0) throw invalidInput(`${field} is not hex: '${digits[bad]}' at position ${bad} is not a hex digit`, { field, position: bad })
-      if (digits.length % 2 !== 0) throw invalidInput(`${field} has an odd number of hex digits (${digits.length}); each byte takes two`, { field })
-      return Buffer.from(digits, 'hex')
+      // Positions are counted in the text as sent, whitespace included.
+      let digits = 0
+      for (let i = 0; i < text.length; i++) {
+        if (WHITESPACE.test(text[i])) continue
+        if (!HEX_DIGIT.test(text[i])) throw invalidInput(`${field} is not hex: '${text[i]}' at position ${i} is not a hex digit`, { field, position: i })
+        digits++
+      }
+      if (digits % 2 !== 0) throw invalidInput(`${field} has an odd number of hex digits (${digits}); each byte takes two`, { field })
+      return Buffer.from(text.replace(/\s+/g, ''), 'hex')
     }
     case 'base64': {
-      const compact = text.replace(/\s+/g, '')
-      const body = compact.replace(/={1,2}$/, '')
-      for (let i = 0; i < body.length; i++) {
-        if (!BASE64_CHAR.test(body[i])) throw invalidInput(`${field} is not base64: '${body[i]}' at position ${i} is not a base64 character`, { field, position: i })
+      let symbols = 0
+      let padding = 0
+      for (let i = 0; i < text.length; i++) {
+        if (WHITESPACE.test(text[i])) continue
+        if (text[i] === '=' && padding < 2) padding++
+        else if (padding === 0 && BASE64_CHAR.test(text[i])) symbols++
+        else throw invalidInput(`${field} is not base64: '${text[i]}' at position ${i} is not a base64 character here`, { field, position: i })
       }
-      if (body.length % 4 === 1) throw invalidInput(`${field} is not base64: ${body.length} characters cannot encode whole bytes`, { field })
-      return Buffer.from(body, 'base64')
+      if (symbols % 4 === 1) throw invalidInput(`${field} is not base64: ${symbols} characters cannot encode whole bytes`, { field })
+      return Buffer.from(text.replace(/[\s=]+/g, ''), 'base64')
     }
   }
 }

@@ -27,6 +27,24 @@ export const DEFAULT_CONFIG: Config = {
   logLevel: 'info',
 }
 
+/** The environment variables of the configuration; `devutils serve` takes each as a flag too (PORT → --port). */
+export const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'WORKERS',
+  'BODY_LIMIT',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_WINDOW',
+  'REDIS_URL',
+  'TRUST_PROXY',
+  'TIME_BUDGET_MS',
+  'REQUEST_TIMEOUT_MS',
+  'LOG_LEVEL',
+] as const
+
+/** The flag that mirrors a variable: BODY_LIMIT → body-limit. */
+export const flagOf = (variable: string) => variable.toLowerCase().replaceAll('_', '-')
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -20,7 +20,12 @@ export async function execute(
   { timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions = {},
 ): Promise<Record<string, unknown>> {
   const input = validate<Record<string, unknown>>(operation.input, rawInput)
-  for (const [field, value] of Object.entries(input)) assertSafeValue(value, field, { checkText: !operation.allowLoneSurrogates })
+  if (!operation.checksEachCall) {
+    const properties = operation.input.properties as Record<string, { writeOnly?: boolean }>
+    for (const [field, value] of Object.entries(input)) {
+      assertSafeValue(value, field, { checkText: !operation.allowLoneSurrogates, secret: properties[field]?.writeOnly === true })
+    }
+  }
   if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input }, timeBudgetMs)
   return (await operation.run(input, { timeBudgetMs })) as Record<string, unknown>
 }

@@ -18,13 +18,14 @@ function pathOf(field: string, location: Location | undefined): string {
  * a lone UTF-16 surrogate in any of its strings or keys (422 INVALID_INPUT). The walk keeps its own
  * stack: a 1 MiB body can nest half a million levels, far past the call stack, and values that deep
  * must be refused before anything recursive (structured cloning to a worker, a serialiser) sees them.
+ * With `secret`, errors say what is wrong but nothing of the value.
  */
-export function assertSafeValue(root: unknown, field: string, { checkText = true }: { checkText?: boolean } = {}): void {
+export function assertSafeValue(root: unknown, field: string, { checkText = true, secret = false }: { checkText?: boolean; secret?: boolean } = {}): void {
   const pending: Array<[value: unknown, location: Location | undefined, depth: number]> = [[root, undefined, 0]]
   while (pending.length > 0) {
     const [value, location, depth] = pending.pop()!
     if (typeof value === 'string') {
-      if (checkText && !value.isWellFormed()) throw loneSurrogateError(value, pathOf(field, location))
+      if (checkText && !value.isWellFormed()) throw loneSurrogateError(value, pathOf(field, location), secret)
       continue
     }
     if (value === null || typeof value !== 'object') continue
@@ -37,13 +38,15 @@ export function assertSafeValue(root: unknown, field: string, { checkText = true
     }
     for (const key of Object.keys(value)) {
       const keyLocation = { parent: location, key }
-      if (checkText && !key.isWellFormed()) throw loneSurrogateError(key, pathOf(field, keyLocation))
+      if (checkText && !key.isWellFormed()) throw loneSurrogateError(key, pathOf(field, keyLocation), secret)
       pending.push([(value as Record<string, unknown>)[key], keyLocation, depth + 1])
     }
   }
 }
 
-function loneSurrogateError(text: string, field: string) {
+/** For a secret (a `writeOnly` field such as a key), neither the code unit nor its position is told. */
+function loneSurrogateError(text: string, field: string, secret: boolean) {
+  if (secret) return invalidInput(`${field} contains a lone surrogate, which is not Unicode text`, { field })
   const position = loneSurrogatePosition(text)
   const unit = text.charCodeAt(position).toString(16).toUpperCase()
   return invalidInput(`${field} contains a lone surrogate (U+${unit}) at position ${position}, which is not Unicode text`, { field, position })

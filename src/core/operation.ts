@@ -48,6 +48,11 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   /** Strings with lone surrogates are refused (422) before `run`, unless this is true. */
   allowLoneSurrogates?: boolean
   /**
+   * The workflows (pipeline, batch) pass each call they hold through `execute`, which checks it;
+   * their input is not checked as a whole, so that a bad call fails only itself and is named.
+   */
+  checksEachCall?: boolean
+  /**
    * Whether this (validated) input is heavy enough to run on a worker thread, off the event loop and
    * within the time budget; inputs it declines run in process, where a thread hop would cost more
    * than the work. It should be cheap: it runs on the event loop for every request.

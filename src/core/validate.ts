@@ -36,14 +36,15 @@ export function validate<T>(schema: TSchema, value: unknown, rootName = 'body'):
 }
 
 /**
- * Fills in the defaults of an object's own properties. Only the top level has defaults in our
+ * The object with the defaults of its own properties filled in. Only the top level has defaults in our
  * schemas, and this never descends into values: TypeBox's Value.Default walks (recursively) into
  * every nested object and drops keys such as `constructor` and `prototype` from data.
  */
 function withDefaults(schema: TSchema, value: unknown): unknown {
   const properties = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined
   if (!properties || value === null || typeof value !== 'object' || Array.isArray(value)) return value
-  const target = value as Record<string, unknown>
+  // A shallow copy: the caller's object is left as it was sent.
+  const target: Record<string, unknown> = { ...value }
   for (const [key, property] of Object.entries(properties)) {
     if (property.default !== undefined && !Object.hasOwn(target, key)) target[key] = structuredClone(property.default)
   }
@@ -116,7 +117,8 @@ function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema): s
     case 'maxItems':
       return `must have at most ${params.limit} items`
     case 'pattern':
-      return typeof schema.description === 'string' ? `must match the pattern ${params.pattern} (${schema.description})` : `must match the pattern ${params.pattern}`
+      // The description says in words what the pattern allows; the regular expression would not.
+      return typeof schema.description === 'string' ? `does not have the expected form: ${schema.description}` : `must match the pattern ${params.pattern}`
     default:
       return error.message
   }

@@ -16,18 +16,23 @@ interface CallShape {
   [field: string]: unknown
 }
 
-/** `{ operation, …fields }`: one call, as a pipeline step or a batch request. */
+/**
+ * `{ operation, …fields }`: one call, as a pipeline step or a batch request. The operation's name is
+ * checked when the call runs, so that an unknown one fails only its own call and is named.
+ */
 const Call = (description: string) =>
   Type.Unsafe<CallShape>(
     Type.Object(
-      { operation: Type.Enum(operationNames, { description: 'The operation to run, by its name (the URL segment).' }) },
+      { operation: Type.String({ maxLength: 64, description: `The operation to run, by its name (the URL segment): one of ${operationNames.join(', ')}.` }) },
       { additionalProperties: true, description },
     ),
   )
 
-function splitCall(call: Record<string, unknown>): { operation: AnyOperation; fields: Record<string, unknown> } {
-  const { operation, ...fields } = call
-  return { operation: operationsByName.get(operation as string)!, fields }
+function splitCall(call: CallShape, field: string): { operation: AnyOperation; fields: Record<string, unknown> } {
+  const { operation: name, ...fields } = call
+  const operation = operationsByName.get(name)
+  if (!operation) throw validationError(`${field}.operation`, `must be one of: ${operationNames.join(', ')}`)
+  return { operation, fields }
 }
 
 /** Time left before `deadline`; none left is 503 TIMEOUT. */
@@ -75,6 +80,7 @@ export const pipeline = defineOperation({
     result: Type.Unknown({ description: "The last step's result." }),
     steps: Type.Array(Type.Object({}, { additionalProperties: true }), { description: "Each step's `data`, in order." }),
   }),
+  checksEachCall: true,
   examples: [
     {
       summary: 'ROT13, then Base64',
@@ -96,15 +102,17 @@ export const pipeline = defineOperation({
     let outputLength = 0
     const results: Array<Record<string, unknown>> = []
     for (const [index, step] of steps.entries()) {
-      const { operation, fields } = splitCall(step)
-      if ('input' in fields) throw stepError(validationError(`steps[${index}].input`, 'is supplied by the pipeline; put the first input in the pipeline\'s own input field'), index, operation.name)
-      const takesInput = 'input' in (operation.input.properties as object)
-      const stepInput = takesInput && current !== undefined ? { ...fields, input: current } : fields
       let data: Record<string, unknown>
+      let name = step.operation
       try {
+        const { operation, fields } = splitCall(step, `steps[${index}]`)
+        name = operation.name
+        if ('input' in fields) throw validationError(`steps[${index}].input`, "is supplied by the pipeline; put the first input in the pipeline's own input field")
+        const takesInput = 'input' in (operation.input.properties as object)
+        const stepInput = takesInput && current !== undefined ? { ...fields, input: current } : fields
         data = await execute(operation, stepInput, { timeBudgetMs: remaining(deadline, 'The pipeline') })
       } catch (error) {
-        throw stepError(error, index, operation.name)
+        throw stepError(error, index, name)
       }
       outputLength += jsonLength(data)
       assertOutputWithinLimit(outputLength)
@@ -144,6 +152,7 @@ export const batch = defineOperation({
       { description: 'One envelope per request, in order: `data` on success, `error` on failure, and its own processingTime.' },
     ),
   }),
+  checksEachCall: true,
   examples: [
     {
       summary: 'Two requests, one of which fails',
@@ -158,11 +167,11 @@ export const batch = defineOperation({
     const deadline = performance.now() + (context?.timeBudgetMs ?? DEFAULT_CONFIG.timeBudgetMs)
     let outputLength = 0
     const results = []
-    for (const request of requests) {
+    for (const [index, request] of requests.entries()) {
       const started = performance.now()
-      const { operation, fields } = splitCall(request)
       let entry
       try {
+        const { operation, fields } = splitCall(request, `requests[${index}]`)
         const data = await execute(operation, fields, { timeBudgetMs: remaining(deadline, 'The batch') })
         entry = { success: true, data, meta: { processingTime: elapsed(started) } }
       } catch (error) {

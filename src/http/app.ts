@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts'
-import { DevutilsError } from '../core/errors.ts'
+import { DevutilsError, validationError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
@@ -16,7 +16,7 @@ import { clientErrorHandler, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
 import { registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
-import { API_PREFIX } from './paths.ts'
+import { API_PREFIX, catalogue } from '../core/catalogue.ts'
 import { DEFAULT_OVERLOAD_LIMITS, registerProtection, type OverloadLimits } from './protection.ts'
 
 declare module 'fastify' {
@@ -26,7 +26,6 @@ declare module 'fastify' {
   }
 }
 
-export { API_PREFIX }
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 export interface AppOptions {
@@ -94,6 +93,10 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now()
     reply.header('x-request-id', request.id)
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    // Once shutdown has begun, no connection is kept open for a next request, so the process can exit.
+    if (!app.readiness.ready) reply.header('connection', 'close')
   })
 
   app.setErrorHandler((error, request, reply) => {
@@ -171,6 +174,11 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation, { time
   const path = `${API_PREFIX}/${operation.name}`
   app.post(path, { schema: postRouteSchema(operation) }, async (request) => {
     if (request.body === undefined) throw emptyBody()
+    const queryFields = Object.keys(request.query as object)
+    if (queryFields.length > 0) {
+      // A field in the query string of a POST would otherwise be silently ignored.
+      throw validationError(queryFields[0], 'was sent in the query string, which a POST does not read; send it in the JSON body')
+    }
     return success(request, await execute(operation, request.body, { timeBudgetMs }))
   })
   if (operation.allowGet) {
@@ -181,15 +189,6 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation, { time
   }
 }
 
-export function catalogue(operations: readonly AnyOperation[] = servedOperations) {
-  return operations.map((operation) => ({
-    name: operation.name,
-    category: operation.category,
-    path: `${API_PREFIX}/${operation.name}`,
-    methods: operation.allowGet ? ['GET', 'POST'] : ['POST'],
-    summary: operation.summary,
-  }))
-}
 
 /** TRUST_PROXY: `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
 function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) | undefined {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
+import type { FastifyInstance } from 'fastify'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, type ErrorCode } from '../core/errors.ts'
 import { failure } from './envelope.ts'
 import { randomUUID } from 'node:crypto'
@@ -49,9 +50,10 @@ export function toDevutilsError(error: unknown, bodyLimit: number): DevutilsErro
 
 /**
  * Answers requests that Node's HTTP parser rejects before Fastify sees them (malformed requests,
- * oversized headers, timeouts), in the same envelope, written straight to the socket.
+ * oversized headers, timeouts), in the same envelope, with the headers every response carries,
+ * written straight to the socket. Fastify calls it with the instance as `this`, for its logger.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy()
     return
@@ -62,11 +64,17 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? new DevutilsError('PAYLOAD_TOO_LARGE', 'The request headers are too large')
         : new DevutilsError('BAD_REQUEST', 'The HTTP request is malformed')
-  const body = JSON.stringify(failure(devutilsError, { processingTime: 0, requestId: randomUUID() }))
+  const requestId = randomUUID()
+  const body = JSON.stringify(failure(devutilsError, { processingTime: 0, requestId }))
+  this.log.info({ requestId, status: devutilsError.status, code: devutilsError.code }, 'request refused before routing')
   socket.end(
     `HTTP/1.1 ${devutilsError.status} ${STATUS_CODES[devutilsError.status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      'Access-Control-Allow-Origin: *\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
+      "Content-Security-Policy: default-src 'none'\r\n" +
       'Connection: close\r\n\r\n' +
       body,
   )

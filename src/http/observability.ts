@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import { API_PREFIX } from './paths.ts'
+import { API_PREFIX } from '../core/catalogue.ts'
 
 /**
  * The operation a request is counted under: the operation's name for its routes, the route path

@@ -53,6 +53,8 @@ export async function registerProtection(app: FastifyInstance, config: Config, o
     allowedHeaders: ['Content-Type', 'X-Request-Id', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
     maxAge: 86400,
+    // An OPTIONS request that is not a preflight gets 204 too, rather than a plain-text 400.
+    strictPreflight: false,
   })
   await app.register(underPressure, {
     maxEventLoopDelay: overload.maxEventLoopDelayMs,

@@ -4,8 +4,8 @@ import { invalidInput, limitExceeded } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
 export const MAX_DIGITS = 10_000
-/** Room for 10,000 digits grouped in threes with `_`, plus a sign, a prefix and some whitespace. */
-const MAX_INPUT_LENGTH = 15_000
+/** Room for 10,000 digits with a `_` between every two, plus a sign, a prefix and some whitespace. */
+const MAX_INPUT_LENGTH = 2 * MAX_DIGITS + 100
 
 const PREFIX_BASE: Record<string, number> = { x: 16, o: 8, b: 2 }
 /** BigInt() reads these bases natively (and in better than quadratic time) given the prefix. */

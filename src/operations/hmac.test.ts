@@ -234,6 +234,15 @@ describe('hmac', () => {
     }
   })
 
+  test('a key that is not Unicode text is refused without telling anything of it', async () => {
+    await assert.rejects(run({ input: 'message', key: 'sec\ud800ret' }), (error: Error & { code?: string; details?: unknown }) => {
+      assert.equal(error.code, 'INVALID_INPUT')
+      assert.equal(error.message, 'key contains a lone surrogate, which is not Unicode text')
+      assert.deepEqual(error.details, { field: 'key' })
+      return true
+    })
+  })
+
   test('the key is never echoed in a response or a schema error', async () => {
     const key = 'my-very-secret-key-0123456789'
     const data = await run({ input: 'hello', key, expected: 'ff' })

@@ -39,7 +39,7 @@ export const hmac = defineOperation({
   input: Type.Object(
     {
       input: Type.String({ description: 'The message (text, or encoded bytes, see `inputEncoding`). May be empty.', examples: ['what do ya want for nothing?'] }),
-      key: Type.String({ maxLength: 4096, description: 'The secret key, written in `keyEncoding`; may be empty, at most 4096 characters. Never echoed back.' }),
+      key: Type.String({ maxLength: 4096, writeOnly: true, description: 'The secret key, written in `keyEncoding`; may be empty, at most 4096 characters. Never echoed back, never logged.' }),
       keyEncoding: withDefault(Type.Enum(KEY_ENCODINGS, { description: 'How `key` is turned into bytes: UTF-8 text, hex digits, or base64.' }), 'utf8'),
       algorithm: algorithmField(
         HMAC_ALGORITHMS,

@@ -137,6 +137,8 @@ describe('ip-address', () => {
       ['2001:db8:0:0:0:1:0:0/128', '2001:db8::1:0:0'],
       ['0:0:0:0:0:0:0:0/128', '::'],
       ['fe80:0:0:0:0:0:0:0/128', 'fe80::'],
+      ['::ffff:1.2.3.4/128', '::ffff:1.2.3.4'],
+      ['0:0:0:0:0:FFFF:0102:0304/128', '::ffff:1.2.3.4'],
     ]
     for (const [cidr, expected] of canonical) assert.equal((await run({ cidr })).result, expected, cidr)
     for (const type of ['public', 'private', 'multicast', 'documentation', 'any']) {

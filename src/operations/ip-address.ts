@@ -58,7 +58,10 @@ function toAddress(value: bigint, version: IpVersion): ipaddr.IPv4 | ipaddr.IPv6
 
 /** IPv4 dotted-quad, IPv6 in RFC 5952 canonical form (lower case, longest zero run compressed). */
 function addressText(address: ipaddr.IPv4 | ipaddr.IPv6): string {
-  return address.kind() === 'ipv6' ? (address as ipaddr.IPv6).toRFC5952String() : address.toString()
+  if (address.kind() === 'ipv4') return address.toString()
+  const v6 = address as ipaddr.IPv6
+  // RFC 5952 §5: an IPv4-mapped address keeps its IPv4 part in dotted form.
+  return v6.isIPv4MappedAddress() ? `::ffff:${v6.toIPv4Address().toString()}` : v6.toRFC5952String()
 }
 
 function block(base: bigint, prefixLength: number, version: IpVersion): Block {

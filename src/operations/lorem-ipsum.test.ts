@@ -48,6 +48,16 @@ describe('lorem-ipsum', () => {
     }
   })
 
+  test('any safe integer is a seed: negative and large ones are reproducible too', async () => {
+    for (const seed of [-1, -Number.MAX_SAFE_INTEGER, 2 ** 32, Number.MAX_SAFE_INTEGER]) {
+      const input = { unit: 'sentences', count: 3, seed, startWithLorem: false }
+      assert.equal((await run(input)).result, (await run(input)).result, `seed ${seed}`)
+    }
+    const texts = new Set<string>()
+    for (const seed of [-1, 2 ** 32, 2 ** 32 + 1, -(2 ** 40)]) texts.add((await run({ unit: 'sentences', count: 3, seed, startWithLorem: false })).result as string)
+    assert.equal(texts.size, 4)
+  })
+
   test('without a seed the text differs from call to call', async () => {
     const texts = new Set<string>()
     for (let i = 0; i < 5; i++) texts.add((await run({ unit: 'sentences', count: 3, startWithLorem: false })).result)
@@ -150,8 +160,7 @@ describe('lorem-ipsum', () => {
   })
 
   test('the seed is an unsigned 32-bit integer, and other fields are checked by the schema', async () => {
-    await refuses({ seed: -1 }, /^seed must be >= 0$/)
-    await refuses({ seed: 2 ** 32 }, /^seed must be <= 4294967295$/)
+    await refuses({ seed: Number.MAX_SAFE_INTEGER + 1 }, /^seed must be <= 9007199254740991$/)
     await refuses({ seed: 1.5 }, /^seed must be an integer/)
     await refuses({ seed: '1' }, /^seed must be an integer/)
     await refuses({ unit: 'letters' }, /^unit must be one of: words, sentences, paragraphs$/)

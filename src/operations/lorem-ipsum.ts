@@ -32,6 +32,15 @@ const PARAGRAPH_SENTENCES = { min: 3, max: 7 }
 const COMMA_MIN_WORDS = 8
 const SEED_SPACE = 2 ** 32
 
+/** A safe integer as a 32-bit seed: 0 to 2^32 − 1 as they are, others through splitmix64's mixer. */
+function foldSeed(seed: number): number {
+  if (seed >= 0 && seed < SEED_SPACE) return seed
+  let mixed = BigInt.asUintN(64, BigInt(seed))
+  mixed = BigInt.asUintN(64, (mixed ^ (mixed >> 30n)) * 0xbf58476d1ce4e5b9n)
+  mixed = BigInt.asUintN(64, (mixed ^ (mixed >> 27n)) * 0x94d049bb133111ebn)
+  return Number(BigInt.asUintN(32, mixed ^ (mixed >> 31n)))
+}
+
 /** mulberry32: a small, fast PRNG whose whole state is the 32-bit seed, so every seed gives its own stream. */
 function mulberry32(seed: number): () => number {
   let state = seed >>> 0
@@ -176,9 +185,10 @@ export const loremIpsum = defineOperation({
       ),
       seed: Type.Optional(
         Type.Integer({
-          minimum: 0,
-          maximum: SEED_SPACE - 1,
-          description: 'An unsigned 32-bit integer (0 to 4,294,967,295): the same seed and options give the same text. Without it the text is different every time.',
+          minimum: -Number.MAX_SAFE_INTEGER,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description:
+            'Any safe integer: the same seed and options give the same text. Seeds from 0 to 4,294,967,295 each start their own stream; others are folded into that range. Without a seed the text is different every time.',
         }),
       ),
     },
@@ -210,7 +220,7 @@ export const loremIpsum = defineOperation({
   ],
   run({ unit, count, startWithLorem, format, seed }) {
     if (count > MAX_COUNT[unit]) throw validationError('count', `must be <= ${MAX_COUNT[unit]} when unit is ${unit}`)
-    const text = write(unit, count, startWithLorem, new LoremWriter(seed ?? randomBelow(SEED_SPACE)))
+    const text = write(unit, count, startWithLorem, new LoremWriter(seed === undefined ? randomBelow(SEED_SPACE) : foldSeed(seed)))
     const result = format === 'html' ? text.paragraphs.map((paragraph) => `<p>${paragraph}</p>`).join('\n') : text.paragraphs.join('\n\n')
     return { result, wordCount: text.wordCount }
   },

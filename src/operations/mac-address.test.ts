@@ -64,9 +64,10 @@ describe('mac-address', () => {
     for (const mac of (await run({ prefix: '', count: 100 })).results) assert.equal(bytesOf(mac)[0] & 0x03, 0x02)
   })
 
-  test('multicast with a prefix: allowed for a multicast prefix, refused for a unicast one (400)', async () => {
+  test('multicast with a prefix sets the I/G bit of its first octet, and keeps the rest of the prefix', async () => {
     for (const mac of (await run({ prefix: '01:00:5E', multicast: true, count: 50 })).results) assert.match(mac, /^01:00:5e:/)
-    await refuses({ prefix: '00:1A:2B', multicast: true }, 'multicast')
+    for (const mac of (await run({ prefix: '00:1A:2B', multicast: true, count: 50 })).results) assert.match(mac, /^01:1a:2b:/)
+    for (const mac of (await run({ prefix: '00:1A:2B', count: 50 })).results) assert.match(mac, /^00:1a:2b:/)
   })
 
   test('malformed prefixes are 400s', async () => {

@@ -1,5 +1,4 @@
 import { Type } from 'typebox'
-import { validationError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { randomBytes } from '../core/random.ts'
 
@@ -38,7 +37,7 @@ export const macAddress = defineOperation({
   description:
     'Generates random 48-bit MAC (EUI-48) addresses from the operating system CSPRNG. ' +
     'Without `prefix`, every address is locally administered (bit 1 of the first octet set) and unicast (bit 0 clear), so it can never collide with an address a vendor assigned; `multicast` sets bit 0 instead. ' +
-    'With `prefix` (up to 5 bytes, such as a vendor OUI), the prefix is kept exactly as given and only the remaining bytes are random: the prefix alone decides the first octet, so `multicast` with a prefix whose first octet is unicast is refused (400) rather than altering it.',
+    'With `prefix` (up to 5 bytes, such as a vendor OUI), the prefix is kept as given and only the remaining bytes are random; `multicast` then sets bit 0 of the prefix\'s first octet.',
   input: Type.Object(
     {
       count: withDefault(Type.Integer({ minimum: 1, maximum: 1000, description: 'How many addresses to generate, 1 to 1000.' }), 1),
@@ -61,7 +60,7 @@ export const macAddress = defineOperation({
       multicast: withDefault(
         Type.Boolean({
           description:
-            'Generate group (multicast) addresses: bit 0 of the first octet set. With a prefix, the prefix must already be a multicast one (an odd first octet, such as 01:00:5E); a unicast prefix with multicast true is refused.',
+            'Generate group (multicast) addresses: bit 0 of the first octet set, in the prefix\'s first octet too when a prefix is given.',
         }),
         false,
       ),
@@ -80,18 +79,13 @@ export const macAddress = defineOperation({
   allowGet: true,
   run({ count, format, uppercase, prefix, multicast }) {
     const fixed = Buffer.from((prefix ?? '').replace(/[:.-]/g, ''), 'hex')
-    if (fixed.length > 0 && multicast && (fixed[0] & GROUP_BIT) === 0) {
-      throw validationError(
-        'multicast',
-        `cannot be true with prefix ${prefix}, whose first octet is unicast (bit 0 clear); the prefix is kept as given, so give a multicast prefix (an odd first octet, such as 01:00:5E) or leave multicast false`,
-      )
-    }
     const random = randomBytes(MAC_BYTES * count)
     const results: string[] = []
     for (let i = 0; i < count; i++) {
       const bytes = random.subarray(i * MAC_BYTES, (i + 1) * MAC_BYTES)
       if (fixed.length > 0) bytes.set(fixed)
-      else bytes[0] = (bytes[0] & ~(GROUP_BIT | LOCAL_BIT)) | LOCAL_BIT | (multicast ? GROUP_BIT : 0)
+      else bytes[0] = (bytes[0] & ~(GROUP_BIT | LOCAL_BIT)) | LOCAL_BIT
+      if (multicast) bytes[0] |= GROUP_BIT
       results.push(formatMac(bytes, format, uppercase))
     }
     return { result: results[0], results }

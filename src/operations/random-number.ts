@@ -34,15 +34,14 @@ export function randomOffsets(size: bigint, count: number, distinct: boolean, dr
 
 /**
  * Every decimal of at most 15 significant digits survives the trip through a double (a JSON number)
- * and back, so distinct grid values stay distinct numbers; with more digits they would not.
+ * and back, so distinct grid values stay distinct numbers; with more digits neighbours may meet.
  */
 const SIGNIFICANT_DIGITS_LIMIT = 1e15
 
-/** The most decimals that keep every value of [-magnitude, magnitude] within 15 significant digits. */
-function maxDecimals(magnitude: number): number {
-  let decimals = 0
-  while (decimals < 15 && magnitude * 10 ** (decimals + 1) <= SIGNIFICANT_DIGITS_LIMIT) decimals++
-  return decimals
+/** `scaled` / 10^decimals as the nearest double, through its decimal text so no digit is lost on the way. */
+function scaledToNumber(scaled: bigint, decimals: number): number {
+  const digits = (scaled < 0n ? -scaled : scaled).toString().padStart(decimals + 1, '0')
+  return Number(`${scaled < 0n ? '-' : ''}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`)
 }
 
 const safeInteger = (description: string) => Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, description })
@@ -65,7 +64,7 @@ export const randomNumber = defineOperation({
         Type.Integer({
           minimum: 0,
           maximum: 15,
-          description: 'Digits after the decimal point, 0 to 15: 0 gives integers. max(|min|, |max|) × 10^decimals may be at most 10^15, the precision of a JSON number.',
+          description: 'Digits after the decimal point, 0 to 15: 0 gives integers. Beyond the 15 significant digits a JSON number holds, a value is the nearest double to its grid value.',
         }),
         0,
       ),
@@ -91,22 +90,24 @@ export const randomNumber = defineOperation({
   allowGet: true,
   run({ min, max, count, decimals, unique, sort }) {
     if (min > max) throw validationError('min', `must be <= max, but ${min} > ${max}`)
-    const magnitude = Math.max(Math.abs(min), Math.abs(max))
-    if (decimals > 0 && magnitude * 10 ** decimals > SIGNIFICANT_DIGITS_LIMIT) {
-      const allowed = maxDecimals(magnitude)
-      throw validationError(
-        'decimals',
-        `is ${decimals}, but values as large as ${magnitude} keep only ${allowed} decimals within the 15 significant digits a JSON number holds; use decimals <= ${allowed}`,
-      )
-    }
-    const scale = 10 ** decimals
-    const size = (BigInt(max) - BigInt(min)) * BigInt(scale) + 1n
+    const scale = 10n ** BigInt(decimals)
+    const size = (BigInt(max) - BigInt(min)) * scale + 1n
     if (unique && BigInt(count) > size) {
       throw validationError('count', `is ${count}, but only ${size} distinct values lie between ${min} and ${max}${decimals > 0 ? ` with ${decimals} decimal${decimals === 1 ? '' : 's'}` : ''}; ask for at most ${size} or set unique to false`)
     }
-    // Offsets count grid steps from min; with decimals the scaled values stay exact below 10^15.
-    const valueAt = decimals === 0 ? (offset: bigint) => Number(BigInt(min) + offset) : (offset: bigint) => (min * scale + Number(offset)) / scale
-    const results = randomOffsets(size, count, unique).map(valueAt)
+    // Offsets count grid steps from min.
+    const valueAt = (offset: bigint) => (decimals === 0 ? Number(BigInt(min) + offset) : scaledToNumber(BigInt(min) * scale + offset, decimals))
+    const exact = Math.max(Math.abs(min), Math.abs(max)) * 10 ** decimals <= SIGNIFICANT_DIGITS_LIMIT
+    let results: number[]
+    if (unique && !exact) {
+      // Neighbouring grid values may meet as doubles, so distinctness is checked on the numbers.
+      // Such a grid holds over 10^15 values, so redraws are rare.
+      const seen = new Set<number>()
+      while (seen.size < count) seen.add(valueAt(randomOffset(size)))
+      results = [...seen]
+    } else {
+      results = randomOffsets(size, count, unique).map(valueAt)
+    }
     if (sort === 'asc') results.sort((a, b) => a - b)
     else if (sort === 'desc') results.sort((a, b) => b - a)
     return { result: results[0], results }
