@@ -34,7 +34,8 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146097 + dayOfEra - 719468
 }
 
-interface WallTime {
+/** A date and a time of day, without a zone. */
+interface CalendarFields {
   year: number
   month: number
   day: number
@@ -42,6 +43,9 @@ interface WallTime {
   minute: number
   second: number
   millisecond: number
+}
+
+interface WallTime extends CalendarFields {
   /** 0 = Sunday. */
   weekday: number
 }
@@ -293,14 +297,7 @@ const DATE_FORMATS: DateFormat[] = [
   { pattern: ASCTIME, year: Number, offset: () => 0 },
 ]
 
-interface DateFields {
-  year: number
-  month: number
-  day: number
-  hour: number
-  minute: number
-  second: number
-  millisecond: number
+interface DateFields extends CalendarFields {
   offset: number | undefined
   /** The weekday the text names (0 = Sunday), checked against the date. */
   weekday: number | undefined
