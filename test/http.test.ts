@@ -64,7 +64,7 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload: notUtf8 })
     assert.equal(response.statusCode, 400)
     assertError(response.json(), 'INVALID_JSON', /UTF-8/)
-    for (const payload of ['{"input":"a","__proto__":{"x":1}}', '{"input":"a","constructor":{"prototype":{"x":1}}}']) {
+    for (const payload of ['{"input":"a","__proto__":{"x":1}}', '{"input":"a","constructor":{"prototype":{"x":1}}}', '{"input":"a","\\u005f_proto__":{}}', '[{"a":[{"__proto__":1}]}]']) {
       const { status, body } = await post(app, 'base64', payload)
       assert.equal(status, 400, payload)
       assertError(body, 'INVALID_JSON', /__proto__|prototype/)

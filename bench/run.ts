@@ -1,0 +1,503 @@
+/**
+ * `npm run bench [-- --quick] [-- --only a,b] [-- --profile name]`: the service against a bare
+ * node:http baseline, loaded from a separate process. Prints Markdown; exits non-zero only when
+ * something is broken (a server that does not start, a response that is not 2xx), never for a
+ * missed target, since timings vary from machine to machine.
+ */
+
+import { deepStrictEqual } from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { parseArgs } from 'node:util'
+import { LoadGenerator, type Load, type LoadResult } from './load.ts'
+import { Bench, closed, median, paced, type Measurement, type Plan } from './measure.ts'
+import { nowUs, summarizeProfiles } from './profile.ts'
+import { BENCH_RATE_LIMIT_MAX, startServer, type Server } from './servers.ts'
+import { bodyBytes, csvOfBodySize, decimalDigits, KiB, MiB, SMALL, textOfBodySize, yamlMap, yamlOfBodySize, type RequestSpec } from './workloads.ts'
+
+const SECTIONS = ['small', 'large', 'convert', 'isolation', 'scaling', 'growth'] as const
+type Section = (typeof SECTIONS)[number]
+
+const { values: options } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, profile: { type: 'string' } },
+  strict: true,
+})
+const only = new Set((options.only?.split(',') ?? SECTIONS) as Section[])
+for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only takes ${SECTIONS.join(', ')}, not '${section}'`)
+
+const PLAN: Plan = options.quick ? { warmupSeconds: 0.5, rounds: 1, secondsPerRound: 1 } : { warmupSeconds: 2, rounds: 4, secondsPerRound: 5 }
+const CORES = availableParallelism()
+const SMALL_CONNECTIONS = 10
+/** Small requests at the same offered load for both servers: no batching of work under saturation favours either. */
+const STEADY_RATE = 1000
+const LARGE_CONNECTIONS = 4
+const CONVERT_CONNECTIONS = 2
+/** The isolation probe: small requests at a steady rate, low enough that alone they never queue. */
+const PROBE = { perSecond: 200, connections: 4 }
+
+const LARGE = {
+  sha256_64k: textOfBodySize('hash', 64 * KiB),
+  sha256_1m: textOfBodySize('hash', MiB),
+  base64_1m: textOfBodySize('base64', MiB),
+}
+const CONVERT = { csv: csvOfBodySize(256 * KiB), yaml: yamlOfBodySize(256 * KiB) }
+const GROWTH_SIZES = [16 * KiB, 64 * KiB, 256 * KiB, MiB]
+const BASE_CONVERT_DIGITS = [1000, 5000, 10_000]
+const YAML_MAP_KEYS = 40_000
+
+// ---------------------------------------------------------------- formatting
+
+const out = (line = '') => process.stdout.write(`${line}\n`)
+const progress = (line: string) => process.stderr.write(`… ${(performance.now() / 1000).toFixed(0)} s: ${line}\n`)
+
+function table(headers: string[], rows: string[][]) {
+  out(`| ${headers.join(' | ')} |`)
+  out(`|${headers.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`)
+  for (const row of rows) out(`| ${row.join(' | ')} |`)
+  out()
+}
+
+const count = (n: number) => Math.round(n).toLocaleString('en-US')
+const ms = (value: number) => (value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0))
+const us = (seconds: number) => (seconds * 1e6 < 100 ? (seconds * 1e6).toFixed(1) : count(seconds * 1e6))
+const times = (ratio: number) => `${ratio.toFixed(2)}×`
+const size = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(bytes % MiB === 0 ? 0 : 2)} MiB` : `${(bytes / KiB).toFixed(bytes % KiB === 0 ? 0 : 1)} KiB`)
+const mbps = (bytes: number, perSecond: number) => `${((bytes * perSecond) / 1e6).toFixed(1)} MB/s`
+const percentOfCores = (cpuSeconds: number, seconds: number) => `${((cpuSeconds / (seconds * CORES)) * 100).toFixed(0)} %`
+
+/** The spread of a ratio over the rounds: a wide range says the machine was noisy. */
+function ratioRange(numerators: number[], denominators: number[]) {
+  const ratios = numerators.map((value, i) => value / denominators[i])
+  return ratios.length < 2 ? '' : ` (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`
+}
+
+interface Target {
+  name: string
+  bar: string
+  measured: string
+  met: boolean
+}
+const targets: Target[] = []
+const target = (name: string, bar: string, measured: string, met: boolean) => targets.push({ name, bar, measured, met })
+
+// ---------------------------------------------------------------- sections
+
+interface Servers {
+  service: Server
+  baseline: Server
+  serviceWarn: Server
+  serviceTwoWorkers: Server
+}
+
+async function small(bench: Bench, { service, serviceWarn, baseline }: Servers) {
+  progress('small requests')
+  const [info, warn, bare] = await bench.compare('small base64', [service, serviceWarn, baseline], closed([SMALL.base64], SMALL_CONNECTIONS))
+  const [steadyInfo, steadyBare] = await bench.compare('small base64, steady rate', [service, baseline], paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE))
+  const others: Array<[string, Measurement]> = []
+  for (const [name, request] of [['uuid', SMALL.uuid], ['base-convert', SMALL.baseConvert], ['catalogue (GET /api/v1)', SMALL.catalogue]] as const) {
+    const [measurement] = await bench.compare(name, [service], closed([request], SMALL_CONNECTIONS))
+    others.push([name, measurement])
+  }
+  out(`### Small requests (${SMALL_CONNECTIONS} connections)`)
+  out()
+  const row = (name: string, m: Measurement, reference: Measurement) => [
+    name,
+    count(m.perSecond),
+    ms(m.latency('p50')),
+    ms(m.latency('p99')),
+    us(m.cpuPerRequest),
+    times(m.cpuPerRequest / reference.cpuPerRequest),
+  ]
+  table(
+    ['workload', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'CPU × bare base64, same load'],
+    [
+      row('base64, service (LOG_LEVEL=info), closed loop', info, bare),
+      row('base64, service with LOG_LEVEL=warn (for information), closed loop', warn, bare),
+      row('base64, bare node:http, closed loop', bare, bare),
+      row(`base64, service (LOG_LEVEL=info), steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyBare),
+      row(`base64, bare node:http, steady ${count(STEADY_RATE)} req/s`, steadyBare, steadyBare),
+      ...others.map(([name, m]) => row(`${name}, service, closed loop`, m, bare)),
+    ],
+  )
+  const cpuTarget = (load: string, mine: Measurement, reference: Measurement, extra = '') => {
+    const ratio = mine.cpuPerRequest / reference.cpuPerRequest
+    target(`server CPU per small request, ${load}`, '≤ 1.25× bare node:http', `${times(ratio)}${ratioRange(mine.cpuPerResponse, reference.cpuPerResponse)}${extra}`, ratio <= 1.25)
+  }
+  cpuTarget('closed loop', info, bare, `; ${times(warn.cpuPerRequest / bare.cpuPerRequest)} with LOG_LEVEL=warn`)
+  cpuTarget(`steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyBare)
+}
+
+/** How many times a second this process alone does `work`: the in-process reference. */
+function inProcessPerSecond(work: () => void): number {
+  const seconds = options.quick ? 0.2 : 1
+  work()
+  let done = 0
+  const started = performance.now()
+  while (performance.now() - started < seconds * 1000) {
+    work()
+    done++
+  }
+  return done / ((performance.now() - started) / 1000)
+}
+
+const inputOf = (request: RequestSpec) => (JSON.parse(request.body!) as { input: string }).input
+
+async function large(bench: Bench, { service, baseline }: Servers) {
+  progress('large requests')
+  const workloads = [
+    { name: 'sha256, 64 KiB', request: LARGE.sha256_64k, work: (input: string) => createHash('sha256').update(input, 'utf8').digest('hex'), reference: 'crypto' },
+    { name: 'sha256, 1 MiB', request: LARGE.sha256_1m, work: (input: string) => createHash('sha256').update(input, 'utf8').digest('hex'), reference: 'crypto' },
+    { name: 'base64, 1 MiB', request: LARGE.base64_1m, work: (input: string) => Buffer.from(input, 'utf8').toString('base64'), reference: 'Buffer' },
+  ]
+  const rows: string[][] = []
+  for (const { name, request, work, reference } of workloads) {
+    const [mine, bare] = await bench.compare(name, [service, baseline], closed([request], LARGE_CONNECTIONS))
+    const input = inputOf(request)
+    const inProcess = inProcessPerSecond(() => work(input))
+    const bytes = bodyBytes(request)
+    const ratio = mine.perSecond / bare.perSecond
+    rows.push([
+      name,
+      count(mine.perSecond),
+      count(bare.perSecond),
+      times(ratio),
+      mbps(bytes, mine.perSecond),
+      `${ms(mine.cpuPerRequest * 1000)} / ${ms(bare.cpuPerRequest * 1000)}`,
+      `${ms(mine.latency('p99'))} / ${ms(bare.latency('p99'))}`,
+      `${percentOfCores(mine.serverCpuSeconds, mine.seconds)} + ${percentOfCores(mine.loaderCpuSeconds, mine.seconds)} / ${percentOfCores(bare.serverCpuSeconds, bare.seconds)} + ${percentOfCores(bare.loaderCpuSeconds, bare.seconds)}`,
+      `${count(inProcess)}/s (${mbps(bytes, inProcess)}, ${reference})`,
+    ])
+    if (name.includes('1 MiB')) {
+      const throughput = `${times(ratio)}${ratioRange(mine.rounds.map((r) => r.ok / r.seconds), bare.rounds.map((r) => r.ok / r.seconds))}`
+      const efficiency = `server CPU per request, bare ÷ service: ${times(bare.cpuPerRequest / mine.cpuPerRequest)}`
+      target(`${name} throughput`, '≥ 0.8× bare node:http', `${throughput}; ${efficiency}`, ratio >= 0.8)
+    }
+  }
+  out(`### Large requests (${LARGE_CONNECTIONS} connections, closed loop; bodies of exactly the size named, 1 MiB being the body limit)`)
+  out()
+  table(
+    [
+      'workload',
+      'service req/s',
+      'bare req/s',
+      'service / bare',
+      'service MB/s',
+      'server CPU ms/req service / bare',
+      'p99 ms service / bare',
+      'share of the cores, server + load generator: service / bare',
+      'in-process reference',
+    ],
+    rows,
+  )
+}
+
+async function convert(bench: Bench, { service }: Servers) {
+  progress('converters')
+  const rows: string[][] = []
+  for (const [name, request] of [['csv-json', CONVERT.csv], ['yaml-json', CONVERT.yaml]] as const) {
+    const [m] = await bench.compare(`${name} 256 KiB`, [service], closed([request], CONVERT_CONNECTIONS), true)
+    rows.push([`${name}, ${size(bodyBytes(request))}`, count(m.perSecond), mbps(bodyBytes(request), m.perSecond), ms(m.latency('p50')), ms(m.latency('p99')), ms(m.cpuPerRequest * 1000)])
+  }
+  out(`### Converters (${CONVERT_CONNECTIONS} connections, closed loop; the work runs on the worker pool)`)
+  out()
+  table(['workload', 'req/s', 'input MB/s', 'p50 ms', 'p99 ms', 'server CPU ms/req'], rows)
+}
+
+async function isolation(bench: Bench, heavyLoader: LoadGenerator, { service }: Servers) {
+  progress('isolation')
+  const seconds = Math.max(2, PLAN.secondsPerRound)
+  const probe = { kind: 'paced', requests: [SMALL.base64], ...PROBE, seconds } as const
+  const heavy = { kind: 'closed', requests: [CONVERT.csv, CONVERT.yaml], connections: CONVERT_CONNECTIONS, seconds: seconds + 1 } as const
+  const alone: number[][] = []
+  const loaded: number[][] = []
+  let heavyPerSecond = 0
+  const withHeavy = async () => {
+    const running = bench.run(service, heavy, 'heavy CSV/YAML beside the probe', heavyLoader)
+    await sleep(500)
+    const { result } = await bench.run(service, probe, 'small base64 probe beside heavy work')
+    const heavyResult = (await running).result
+    heavyPerSecond += heavyResult.ok / heavyResult.seconds / PLAN.rounds
+    return result
+  }
+  const probeAlone = async () => (await bench.run(service, probe, 'small base64 probe')).result
+  await bench.run(service, { ...heavy, amount: 2 * CONVERT_CONNECTIONS }, 'heavy CSV/YAML (warm-up)', heavyLoader)
+  await bench.run(service, { ...probe, seconds: PLAN.warmupSeconds }, 'small base64 probe (warm-up)')
+  const summary = (result: LoadResult) => [result.latencyMs.p50, result.latencyMs.p99, result.latencyMs.max]
+  for (let round = 0; round < PLAN.rounds; round++) {
+    if (round % 2 === 0) {
+      alone.push(summary(await probeAlone()))
+      loaded.push(summary(await withHeavy()))
+    } else {
+      loaded.push(summary(await withHeavy()))
+      alone.push(summary(await probeAlone()))
+    }
+  }
+  const column = (rows: number[][], i: number) => median(rows.map((row) => row[i]))
+  out(
+    `### Isolation: small base64 requests at a steady ${PROBE.perSecond}/s over ${PROBE.connections} connections, alone and while ` +
+      `${CONVERT_CONNECTIONS} connections send 256 KiB CSV and YAML conversions back to back`,
+  )
+  out()
+  table(
+    ['small requests', 'p50 ms', 'p99 ms', 'max ms', 'heavy req/s'],
+    [
+      ['alone', ms(column(alone, 0)), ms(column(alone, 1)), ms(column(alone, 2)), '–'],
+      ['with heavy work', ms(column(loaded, 0)), ms(column(loaded, 1)), ms(column(loaded, 2)), heavyPerSecond.toFixed(1)],
+    ],
+  )
+  const ratio = column(loaded, 1) / column(alone, 1)
+  target('small-request p99 while heavy requests run', '≤ 2× the p99 without them', `${times(ratio)} (${ms(column(loaded, 1))} ms against ${ms(column(alone, 1))} ms)`, ratio <= 2)
+}
+
+async function scaling(bench: Bench, { service, serviceTwoWorkers }: Servers) {
+  progress('scaling')
+  const measurements = await bench.compare('small base64, scaling', [service, serviceTwoWorkers], closed([SMALL.base64], SMALL_CONNECTIONS))
+  out(`### Scaling: small base64, ${SMALL_CONNECTIONS} connections, closed loop, WORKERS=1 against WORKERS=2 on ${CORES} cores`)
+  out()
+  table(
+    ['WORKERS', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'server CPU, share of the cores', 'load generator CPU, share of the cores'],
+    measurements.map((m, i) => [
+      String(i + 1),
+      count(m.perSecond),
+      ms(m.latency('p50')),
+      ms(m.latency('p99')),
+      us(m.cpuPerRequest),
+      percentOfCores(m.serverCpuSeconds, m.seconds),
+      percentOfCores(m.loaderCpuSeconds, m.seconds),
+    ]),
+  )
+}
+
+/** One request, then as many as take about 3 s (2 with --quick), one at a time. */
+async function timeOneByOne(bench: Bench, server: Server, request: RequestSpec, label: string) {
+  const first = await bench.run(server, { kind: 'closed', requests: [request], connections: 1, seconds: 600, amount: 1 }, `${label} (warm-up)`)
+  const amount = options.quick ? 2 : Math.min(100, Math.max(5, Math.ceil(3000 / Math.max(1, first.result.latencyMs.max))))
+  const { result, serverCpuSeconds } = await bench.run(server, { kind: 'closed', requests: [request], connections: 1, seconds: 600, amount }, label)
+  return { p50: result.latencyMs.p50, max: result.latencyMs.max, cpuSeconds: serverCpuSeconds, requests: result.ok }
+}
+
+/** /proc counts CPU time in ticks of 10 ms: below this much in all, a point's CPU time is too coarse to compare. */
+const MEASURABLE_CPU_SECONDS = 0.2
+
+async function growth(bench: Bench, { service }: Servers) {
+  progress('growth')
+  const series: Array<{ name: string; unit: string; points: Array<{ size: number; request: RequestSpec }> }> = [
+    { name: 'base-convert', unit: 'digits', points: BASE_CONVERT_DIGITS.map((digits) => ({ size: digits, request: decimalDigits(digits) })) },
+    { name: 'csv-json', unit: 'body', points: GROWTH_SIZES.map((bytes) => ({ size: bytes, request: csvOfBodySize(bytes) })) },
+    { name: 'yaml-json', unit: 'body', points: GROWTH_SIZES.map((bytes) => ({ size: bytes, request: yamlOfBodySize(bytes) })) },
+  ]
+  // The exponent k in cost ∝ size^k from one point to the next: 1 is linear, 2 quadratic.
+  const exponent = (cost: number, previousCost: number, n: number, previousN: number) => (Math.log(cost / previousCost) / Math.log(n / previousN)).toFixed(2)
+  const rows: string[][] = []
+  for (const { name, unit, points } of series) {
+    let previous: { size: number; p50: number; cpuSeconds: number; cpu: number } | undefined
+    for (const { size: n, request } of points) {
+      const timing = await timeOneByOne(bench, service, request, `${name} growth`)
+      const cpu = timing.cpuSeconds / Math.max(1, timing.requests)
+      const measurable = previous && timing.cpuSeconds >= MEASURABLE_CPU_SECONDS && previous.cpuSeconds >= MEASURABLE_CPU_SECONDS
+      rows.push([
+        name,
+        unit === 'digits' ? `${count(n)} digits` : size(n),
+        ms(timing.p50),
+        ms(cpu * 1000),
+        previous ? exponent(timing.p50, previous.p50, n, previous.size) : '–',
+        previous && measurable ? exponent(cpu, previous.cpu, n, previous.size) : '–',
+        String(timing.requests),
+      ])
+      previous = { size: n, p50: timing.p50, cpuSeconds: timing.cpuSeconds, cpu }
+    }
+  }
+  const map = await timeOneByOne(bench, service, yamlMap(YAML_MAP_KEYS), 'yaml-json 40,000-key map')
+  rows.push([`yaml-json, one map of ${count(YAML_MAP_KEYS)} keys`, size(bodyBytes(yamlMap(YAML_MAP_KEYS))), ms(map.p50), ms((map.cpuSeconds / map.requests) * 1000), '–', '–', String(map.requests)])
+  out('### Growth: one request at a time, time against input size')
+  out()
+  out(`The growth exponent k in cost ∝ size^k from the row above: 1 is linear, 2 quadratic (CPU only where /proc measured at least ${MEASURABLE_CPU_SECONDS} s on both rows).`)
+  out()
+  table(['operation', 'input', 'latency p50 ms', 'server CPU ms/req', 'exponent (latency)', 'exponent (CPU)', 'requests'], rows)
+  target(`yaml-json of a ${count(YAML_MAP_KEYS)}-key map`, '< 1 s', `${ms(map.p50)} ms (p50; max ${ms(map.max)} ms)`, map.p50 < 1000)
+}
+
+// ---------------------------------------------------------------- checks before load
+
+/**
+ * One request of every kind before any load: each must succeed, and where the baseline answers
+ * the same request its `data` must be the service's, and both must be right.
+ */
+async function checkAnswers(bench: Bench, servers: Servers) {
+  const call = async (server: Server, request: RequestSpec) => {
+    const response = await fetch(`${server.url}${request.path}`, {
+      method: request.method,
+      ...(request.body !== undefined && { body: request.body, headers: { 'content-type': 'application/json' } }),
+    })
+    const envelope = (await response.json()) as { success: boolean; data: unknown; error?: unknown }
+    if (response.status !== 200 || !envelope.success) throw new Error(`${request.method} ${request.path} on ${server.label}: HTTP ${response.status} ${JSON.stringify(envelope.error)}`)
+    return envelope.data
+  }
+  const sha256 = (request: RequestSpec) => ({ result: createHash('sha256').update(inputOf(request), 'utf8').digest('hex'), algorithm: 'sha256', encoding: 'hex', bits: 256 })
+  const base64 = (request: RequestSpec) => ({ result: Buffer.from(inputOf(request), 'utf8').toString('base64'), action: 'encode' })
+  const paired: Array<[RequestSpec, unknown]> = [
+    [SMALL.base64, base64(SMALL.base64)],
+    [LARGE.base64_1m, base64(LARGE.base64_1m)],
+    [LARGE.sha256_64k, sha256(LARGE.sha256_64k)],
+    [LARGE.sha256_1m, sha256(LARGE.sha256_1m)],
+  ]
+  const others = [SMALL.uuid, SMALL.baseConvert, SMALL.catalogue, CONVERT.csv, CONVERT.yaml, decimalDigits(BASE_CONVERT_DIGITS.at(-1)!), csvOfBodySize(MiB), yamlOfBodySize(MiB), yamlMap(YAML_MAP_KEYS)]
+  try {
+    for (const [request, expected] of paired) {
+      deepStrictEqual(await call(servers.service, request), expected, `the service's answer to ${request.path} is wrong`)
+      deepStrictEqual(await call(servers.baseline, request), expected, `the baseline's answer to ${request.path} is wrong`)
+    }
+    for (const request of others) await call(servers.service, request)
+    await call(servers.serviceTwoWorkers, SMALL.base64)
+    await call(servers.serviceWarn, SMALL.base64)
+  } catch (error) {
+    bench.failures.push(`answers checked before load: ${(error as Error).message}`)
+  }
+}
+
+// ---------------------------------------------------------------- profiles
+
+const PROFILES: Record<string, { load: Load; baseline: boolean }> = {
+  'small-base64': { load: paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE), baseline: true },
+  'base64-1m': { load: closed([LARGE.base64_1m], LARGE_CONNECTIONS), baseline: true },
+  'sha256-1m': { load: closed([LARGE.sha256_1m], LARGE_CONNECTIONS), baseline: true },
+  'csv-yaml-256k': { load: closed([CONVERT.csv, CONVERT.yaml], CONVERT_CONNECTIONS), baseline: false },
+}
+
+/**
+ * `--profile name`: the workload against servers started under `node --cpu-prof`, and where their
+ * CPU time went during the load (start-up excluded), per request.
+ */
+async function profile(name: string, logDir: string) {
+  const workload = PROFILES[name]
+  if (!workload) throw new Error(`--profile takes ${Object.keys(PROFILES).join(', ')}, not '${name}'`)
+  const profileDir = mkdtempSync(join(tmpdir(), `devutils-profile-${name}-`))
+  const loader = await LoadGenerator.start()
+  const bench = new Bench(loader, PLAN)
+  const servers: Array<[string, Server]> = []
+  try {
+    for (const [label, script, env] of [
+      ['service', 'src/server.ts', { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }],
+      ...(workload.baseline ? [['baseline', 'bench/baseline-server.ts', {}] as const] : []),
+    ] as const) {
+      const dir = join(profileDir, label)
+      mkdirSync(dir)
+      servers.push([dir, await startServer({ label: `${label} (profiled)`, script, env, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${dir}`], logDir })])
+    }
+    const windows: Array<{ fromUs: number; toUs: number; requests: number }> = []
+    for (const [, server] of servers) {
+      await bench.run(server, { ...workload.load, seconds: Math.max(2, PLAN.warmupSeconds) }, `${name} (warm-up)`)
+      const fromUs = nowUs()
+      const { result } = await bench.run(server, { ...workload.load, seconds: PLAN.secondsPerRound * 2 }, name)
+      windows.push({ fromUs, toUs: nowUs(), requests: result.ok })
+    }
+    for (const [, server] of servers) await server.stop()
+    out(`### CPU profile of ${name} (node --cpu-prof; profiles in ${profileDir})`)
+    servers.forEach(([dir, server], i) => {
+      out()
+      out(`${server.label}: ${count(windows[i].requests)} requests`)
+      out(summarizeProfiles(dir, windows[i], windows[i].requests))
+    })
+  } finally {
+    for (const [, server] of servers) await server.stop()
+    loader.close()
+  }
+  return bench.failures
+}
+
+// ---------------------------------------------------------------- main
+
+/** The commit measured, and whether the working tree differed from it. */
+function codeVersion(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+    const changed = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== ''
+    return `commit ${commit}${changed ? ', with uncommitted changes' : ''}`
+  } catch {
+    return 'not a git checkout'
+  }
+}
+
+async function main(): Promise<number> {
+  const startedAt = new Date()
+  const logDir = mkdtempSync(join(tmpdir(), 'devutils-bench-'))
+  out(`## devutils bench, ${startedAt.toISOString()}`)
+  out()
+  out(`- command: \`npm run bench${process.argv.slice(2).length > 0 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``)
+  out(`- code: ${codeVersion()}`)
+  out(`- machine: ${CORES} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`)
+  out(`- load average at the start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`)
+  out(`- load generator: autocannon 9 in a separate process; the isolation probe is a paced node:http client in that process`)
+  out(`- rounds: ${PLAN.rounds} × ${PLAN.secondsPerRound} s per server and workload, after ${PLAN.warmupSeconds} s of warm-up; servers alternate within each round`)
+  out()
+  if (options.profile !== undefined) {
+    const failures = await profile(options.profile, logDir)
+    rmSync(logDir, { recursive: true, force: true })
+    return report(failures)
+  }
+
+  const production = { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }
+  progress('starting the servers and the load generators')
+  const loaders = [await LoadGenerator.start(), await LoadGenerator.start()]
+  const bench = new Bench(loaders[0], PLAN)
+  const started: Server[] = []
+  const start = async (options: Parameters<typeof startServer>[0]) => {
+    const server = await startServer(options)
+    started.push(server)
+    return server
+  }
+  try {
+    const [service, baseline, serviceWarn, serviceTwoWorkers] = await Promise.all([
+      start({ label: 'service', script: 'src/server.ts', env: production, logDir }),
+      start({ label: 'bare node:http', script: 'bench/baseline-server.ts', logDir }),
+      start({ label: 'service LOG_LEVEL=warn', script: 'src/server.ts', env: { ...production, LOG_LEVEL: 'warn' }, logDir }),
+      start({ label: 'service WORKERS=2', script: 'src/server.ts', env: { ...production, WORKERS: '2' }, listeningLines: 2, logDir }),
+    ])
+    const servers = { service, baseline, serviceWarn, serviceTwoWorkers }
+    await checkAnswers(bench, servers)
+    if (bench.failures.length === 0) {
+      if (only.has('small')) await small(bench, servers)
+      if (only.has('large')) await large(bench, servers)
+      if (only.has('convert')) await convert(bench, servers)
+      if (only.has('isolation')) await isolation(bench, loaders[1], servers)
+      if (only.has('scaling')) await scaling(bench, servers)
+      if (only.has('growth')) await growth(bench, servers)
+    }
+  } catch (error) {
+    bench.failures.push((error as Error).message)
+  } finally {
+    for (const loader of loaders) loader.close()
+    await Promise.all(started.map((server) => server.stop()))
+    rmSync(logDir, { recursive: true, force: true })
+  }
+  if (targets.length > 0) {
+    out('### Targets (CONTRACT.md §4)')
+    out()
+    table(
+      ['target', 'bar', 'measured', 'verdict'],
+      targets.map((t) => [t.name, t.bar, t.measured, t.met ? 'met' : '**missed**']),
+    )
+  }
+  out(`- load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}; took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`)
+  return report(bench.failures)
+}
+
+function report(failures: string[]): number {
+  if (failures.length === 0) return 0
+  out()
+  out('### Broken')
+  for (const failure of failures) out(`- ${failure}`)
+  return 1
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`bench: ${error.stack ?? error.message}\n`)
+    process.exit(1)
+  },
+)
