@@ -2,9 +2,8 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
-import { defineOperation } from '../src/core/operation.ts'
+import { brokenOperation } from './fixtures/broken-operation.ts'
 import { buildTestApp, post, type Envelope } from './helpers.ts'
 import { buildApp } from '../src/http/app.ts'
 
@@ -164,19 +163,7 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
 
 describe('errors from a defect', () => {
   test('a 500 never shows internals', async () => {
-    const broken = defineOperation({
-      name: 'broken',
-      category: 'encoders',
-      summary: 'Fails on purpose',
-      description: 'A test operation that throws a plain error.',
-      input: Type.Object({ input: Type.String({ description: 'anything' }) }, { additionalProperties: false }),
-      output: Type.Object({ result: Type.String() }),
-      examples: [],
-      run: () => {
-        throw new Error('secret internal detail at /srv/app.ts:42')
-      },
-    })
-    const app = await buildApp({ config: { logLevel: 'silent' }, operations: [broken] })
+    const app = await buildApp({ config: { logLevel: 'silent' }, operations: [brokenOperation] })
     const { status, body } = await post(app, 'broken', { input: 'x' })
     assert.equal(status, 500)
     assertError(body, 'INTERNAL_ERROR')

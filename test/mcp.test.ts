@@ -1,3 +1,4 @@
+import { DEFECT_MESSAGE, brokenOperation } from './fixtures/broken-operation.ts'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -7,9 +8,7 @@ import { after, before, describe, test } from 'node:test'
 import { Client, InMemoryTransport, StreamableHTTPClientTransport, type CallToolResult, type Transport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
-import { defineOperation } from '../src/core/operation.ts'
 import { annotationsFor, createMcpServer, mcpTools } from '../src/mcp/server.ts'
 import { operations } from '../src/operations/index.ts'
 import { buildTestApp, post } from './helpers.ts'
@@ -157,20 +156,8 @@ for (const [transportName, makeTransport] of TRANSPORTS) {
 
 describe('a defect in a tool', () => {
   test('is an INTERNAL_ERROR result with the fixed message, and is reported, never leaked', async () => {
-    const broken = defineOperation({
-      name: 'broken',
-      category: 'encoders',
-      summary: 'Fails',
-      description: 'Throws a plain error, as a defect would.',
-      input: Type.Object({}, { additionalProperties: false }),
-      output: Type.Object({}),
-      examples: [],
-      run: () => {
-        throw new Error('secret internals')
-      },
-    })
     const reported: unknown[] = []
-    const server = createMcpServer({ tools: [broken], reportDefect: (error) => reported.push(error) })
+    const server = createMcpServer({ tools: [brokenOperation], reportDefect: (error) => reported.push(error) })
     const client = new Client({ name: 'devutils-test', version: '1.0.0' })
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
     await server.connect(serverSide)
@@ -180,7 +167,7 @@ describe('a defect in a tool', () => {
       assert.equal(result.isError, true)
       assert.deepEqual(result.structuredContent, { code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE })
       assert.equal(textOf(result), `INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}`)
-      assert.equal((reported[0] as Error).message, 'secret internals')
+      assert.equal((reported[0] as Error).message, DEFECT_MESSAGE)
     } finally {
       await client.close()
     }

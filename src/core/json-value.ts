@@ -1,7 +1,6 @@
 /** Helpers shared by the converters of structured data (csv-json, yaml-json): JSON text, nesting, keys, warnings. */
-import { invalidInput, limitExceeded } from './errors.ts'
+import { invalidInput } from './errors.ts'
 import { assertSafeValue } from './inspect.ts'
-import { MAX_NESTING_DEPTH } from './limits.ts'
 
 /**
  * Sets an own, enumerable property, even for `__proto__`, which plain assignment would take as the
