@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import { Type } from 'typebox'
 import { firstInvalidUtf8Offset } from './bytes.ts'
-import { showCharacter } from './charsets.ts'
+import { showCharacterAt } from './charsets.ts'
 import { invalidInput } from './errors.ts'
 import { assertOutputWithinLimit } from './limits.ts'
 import { withDefault } from './operation.ts'
@@ -156,7 +156,7 @@ export function readBytes(text: string, format: ByteDigits): ReadBytes {
       tokenStart = true
       continue
     }
-    throw invalidInput(`${showCharacter(String.fromCodePoint(text.codePointAt(i)!))} at position ${i} is not a ${format.digitName}; ${format.allowed}`, { position: i })
+    throw invalidInput(`${showCharacterAt(text, i)} at position ${i} is not a ${format.digitName}; ${format.allowed}`, { position: i })
   }
   if (digitCount !== 0) {
     const total = byteCount * width + digitCount

@@ -27,6 +27,11 @@ export function showCharacter(character: string): string {
   return /^[\p{L}\p{N}\p{P}\p{S}]$/u.test(character) ? `'${character}'` : `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
 }
 
+/** The character (code point) at a UTF-16 position of `text`, shown as `showCharacter` shows it. */
+export function showCharacterAt(text: string, index: number): string {
+  return showCharacter(String.fromCodePoint(text.codePointAt(index)!))
+}
+
 /** The distinct characters (code points) of `text`; a repeated one is a 400 naming `field`. */
 export function distinctCharacters(text: string, field: string): string[] {
   const characters = Array.from(text)

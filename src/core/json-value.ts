@@ -1,4 +1,5 @@
 /** Helpers shared by the converters of structured data (csv-json, yaml-json): JSON text, nesting, keys, warnings. */
+import { showCharacterAt } from './charsets.ts'
 import { invalidInput } from './errors.ts'
 import { assertSafeValue } from './inspect.ts'
 
@@ -75,7 +76,7 @@ export function findJsonSyntaxError(text: string): { position: number; message: 
   const stack: string[] = []
   const fail = (expected: string) => ({
     position: i,
-    message: i >= text.length ? `the text ends where ${expected} was expected` : `${describeChar(text, i)} where ${expected} was expected`,
+    message: i >= text.length ? `the text ends where ${expected} was expected` : `${showCharacterAt(text, i)} where ${expected} was expected`,
   })
   const skipSpace = () => {
     while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
@@ -174,11 +175,6 @@ export function findJsonSyntaxError(text: string): { position: number; message: 
       return fail(`',' or '${close}'`)
     }
   }
-}
-
-function describeChar(text: string, index: number): string {
-  const code = text.codePointAt(index)!
-  return code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${String.fromCodePoint(code)}'`
 }
 
 /** Warnings for a response: the first twenty in full, then how many more there were. */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { showCharacter } from '../core/charsets.ts'
+import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput, limitExceeded } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
@@ -69,7 +69,7 @@ function badCharacter(text: string, position: number, base: number) {
   const lower = char.toLowerCase()
   const misplacedPrefix = text[position - 1] === '0' && PREFIX_BASE[lower] !== undefined && PREFIX_BASE[lower] !== base
   const hint = misplacedPrefix ? ` (the 0${lower} prefix goes with fromBase ${PREFIX_BASE[lower]})` : ''
-  return invalidInput(`${showCharacter(String.fromCodePoint(text.codePointAt(position)!))} at position ${position} is not a digit in base ${base}${hint}`, { position })
+  return invalidInput(`${showCharacterAt(text, position)} at position ${position} is not a digit in base ${base}${hint}`, { position })
 }
 
 /** Digits per chunk that parseInt reads exactly: base^n stays below 2^53. */

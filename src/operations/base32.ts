@@ -1,7 +1,7 @@
 import { base32 as rfc4648, base32crockford, base32hex, base32hexnopad, base32nopad, type BytesCoder } from '@scure/base'
 import { Type } from 'typebox'
 import { bytesToText, inputEncodingField, outputEncodingField, textToBytes, type ByteEncoding } from '../core/bytes.ts'
-import { showCharacter } from '../core/charsets.ts'
+import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput, validationError } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -96,7 +96,7 @@ export function decodeBase32(text: string, variant: Variant): Uint8Array {
     } else if (value >= 0) {
       throw invalidInput(`'${text[i]}' at position ${i} comes after the padding; '=' may only end the text`, { position: i })
     } else {
-      throw invalidInput(`${showCharacter(String.fromCodePoint(text.codePointAt(i)!))} at position ${i} is not a ${spec.label} character; allowed are ${spec.allowed}`, { position: i })
+      throw invalidInput(`${showCharacterAt(text, i)} at position ${i} is not a ${spec.label} character; allowed are ${spec.allowed}`, { position: i })
     }
   }
   const unusedBits = UNUSED_BITS[count % 8]

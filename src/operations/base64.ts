@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { bytesToText, inputEncodingField, outputEncodingField, textToBytes } from '../core/bytes.ts'
+import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
@@ -60,7 +61,7 @@ export function decodeBase64(text: string, { variant, padding, strict }: DecodeO
     } else if (kind !== 0) {
       throw invalidInput(`'${text[i]}' at position ${i} comes after the padding; '=' may only end the text`, { position: i })
     } else {
-      throw invalidInput(`'${describeChar(text, i)}' at position ${i} is not a base64 character`, { position: i })
+      throw invalidInput(`${showCharacterAt(text, i)} at position ${i} is not a base64 character`, { position: i })
     }
   }
   const remainder = symbolCount % 4
@@ -89,11 +90,6 @@ function sextet(code: number): number {
   if (code >= 97 && code <= 122) return code - 71
   if (code >= 48 && code <= 57) return code + 4
   return code === 0x2b || code === 0x2d ? 62 : 63
-}
-
-function describeChar(text: string, index: number): string {
-  const code = text.codePointAt(index)!
-  return code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : String.fromCodePoint(code)
 }
 
 export function encodeBase64(bytes: Buffer, variant: Variant, padding: boolean, lineLength: number): string {

@@ -1,3 +1,4 @@
+import { showCharacterAt } from '../core/charsets.ts'
 import { Type } from 'typebox'
 import { invalidInput } from '../core/errors.ts'
 import { replaceCodeUnits } from '../core/escape.ts'
@@ -64,7 +65,7 @@ export function unescapeJson(text: string): string {
       return parts.join('')
     }
     if (code < 0x20) {
-      throw invalidInput(`The control character ${describeChar(text, i)} at position ${i} must be escaped in a JSON string (as ${ASCII_ESCAPES[code]})`, { position: i })
+      throw invalidInput(`The control character ${showCharacterAt(text, i)} at position ${i} must be escaped in a JSON string (as ${ASCII_ESCAPES[code]})`, { position: i })
     }
     if (code !== 0x5c) continue
     const [value, length] = readEscape(text, i)
@@ -87,7 +88,7 @@ function readEscape(text: string, at: number): [value: string, length: number] {
     const value = SHORT_ESCAPES.get(letter)
     if (value === undefined) {
       throw invalidInput(
-        `The backslash at position ${at} is followed by ${describeChar(text, at + 1)}, which starts no JSON escape; allowed are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by four hex digits`,
+        `The backslash at position ${at} is followed by ${showCharacterAt(text, at + 1)}, which starts no JSON escape; allowed are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u followed by four hex digits`,
         { position: at },
       )
     }
@@ -112,11 +113,6 @@ function readHexUnit(text: string, at: number): number {
 }
 
 /** The character at `index` in quotes, or as U+XXXX if it is a control character, so the message stays readable. */
-function describeChar(text: string, index: number): string {
-  const code = text.codePointAt(index)!
-  return code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${String.fromCodePoint(code)}'`
-}
-
 export const jsonEscape = defineOperation({
   name: 'json-escape',
   category: 'encoders',
