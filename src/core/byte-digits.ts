@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import { Type } from 'typebox'
-import { firstInvalidUtf8Offset } from './bytes.ts'
+import { assertLatin1, firstInvalidUtf8Offset } from './bytes.ts'
 import { showCharacterAt } from './charsets.ts'
 import { invalidInput } from './errors.ts'
 import { assertOutputWithinLimit } from './limits.ts'
@@ -56,16 +56,7 @@ export type TextEncoding = 'utf8' | 'latin1'
 
 /** The bytes of `text`; with latin1, a character above U+00FF is a 422 naming its position. */
 export function encodeText(text: string, encoding: TextEncoding): Buffer {
-  if (encoding === 'latin1') {
-    const position = text.search(/[^\u0000-\u00ff]/u)
-    if (position >= 0) {
-      const codePoint = text.codePointAt(position)!
-      throw invalidInput(
-        `'${String.fromCodePoint(codePoint)}' (U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}) at position ${position} is outside Latin-1 (U+0000–U+00FF); set encoding to utf8 for such text`,
-        { position },
-      )
-    }
-  }
+  if (encoding === 'latin1') assertLatin1(text, 'input', 'encoding')
   return Buffer.from(text, encoding)
 }
 

@@ -23,14 +23,9 @@ export function textToBytes(text: string, encoding: ByteEncoding, field = 'input
   switch (encoding) {
     case 'utf8':
       return Buffer.from(text, 'utf8')
-    case 'latin1': {
-      for (let i = 0; i < text.length; i++) {
-        if (text.charCodeAt(i) > 0xff) {
-          throw invalidInput(`${field} has a character outside Latin-1 at position ${i}; use inputEncoding utf8 for such text`, { field, position: i })
-        }
-      }
+    case 'latin1':
+      assertLatin1(text, field, 'inputEncoding')
       return Buffer.from(text, 'latin1')
-    }
     case 'hex': {
       // Positions are counted in the text as sent, whitespace included.
       let digits = 0
@@ -55,6 +50,17 @@ export function textToBytes(text: string, encoding: ByteEncoding, field = 'input
       return Buffer.from(text.replace(/[\s=]+/g, ''), 'base64')
     }
   }
+}
+
+/** Refuses a character above U+00FF, naming it, its position and the field that would take it as UTF-8. */
+export function assertLatin1(text: string, field: string, encodingField: string): void {
+  const position = text.search(/[^\u0000-\u00ff]/u)
+  if (position < 0) return
+  const codePoint = text.codePointAt(position)!
+  throw invalidInput(
+    `'${String.fromCodePoint(codePoint)}' (U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}) at position ${position} is outside Latin-1 (U+0000–U+00FF); set ${encodingField} to utf8 for such text`,
+    { field, position },
+  )
 }
 
 /**
