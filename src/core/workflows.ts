@@ -3,7 +3,7 @@ import { operations, operationsByName } from '../operations/index.ts'
 import { DEFAULT_CONFIG } from './config.ts'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, errorBody, isDevutilsError, validationError, type ErrorDetails } from './errors.ts'
 import { execute } from './execute.ts'
-import { OUTPUT_LIMIT_BYTES, assertOutputWithinLimit } from './limits.ts'
+import { assertOutputWithinLimit } from './limits.ts'
 import { defineOperation, type AnyOperation, type RunContext } from './operation.ts'
 
 export const PIPELINE_MAX_STEPS = 20
@@ -179,7 +179,7 @@ export const batch = defineOperation({
         entry = { success: false, error: errorBody(failure), meta: { processingTime: elapsed(started) } }
       }
       outputLength += jsonLength(entry)
-      if (outputLength > OUTPUT_LIMIT_BYTES) assertOutputWithinLimit(outputLength)
+      assertOutputWithinLimit(outputLength)
       results.push(entry)
     }
     return { results }
