@@ -163,13 +163,17 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
 
 describe('errors from a defect', () => {
   test('a 500 never shows internals', async () => {
-    const app = await buildApp({ config: { logLevel: 'silent' }, operations: [brokenOperation] })
+    const lines: string[] = []
+    const app = await buildApp({ config: { logLevel: 'info' }, operations: [brokenOperation], logStream: { write: (line) => lines.push(line) } })
     const { status, body } = await post(app, 'broken', { input: 'x' })
     assert.equal(status, 500)
     assertError(body, 'INTERNAL_ERROR')
     assert.equal(body.error!.message, INTERNAL_ERROR_MESSAGE)
     assert.doesNotMatch(JSON.stringify(body), /secret|srv/)
     await app.close()
+    const defect = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request failed')
+    assert.equal(defect?.defect.type, 'Error', 'the defect is logged')
+    assert.doesNotMatch(lines.join(''), /secret internal detail/, 'but not its message, which may hold input')
   })
 })
 

@@ -12,7 +12,7 @@ import { queryToInput } from '../core/query.ts'
 import { servedOperations } from '../core/workflows.ts'
 import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success } from './envelope.ts'
-import { clientErrorHandler, toDevutilsError } from './errors.ts'
+import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
 import { registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
@@ -101,7 +101,7 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
 
   app.setErrorHandler((error, request, reply) => {
     const devutilsError = toDevutilsError(error, config.bodyLimit)
-    if (devutilsError.status >= 500) request.log.error({ err: error }, 'request failed')
+    if (devutilsError.status >= 500) request.log.error({ defect: describeDefect(error) }, 'request failed')
     return sendError(request, reply, devutilsError)
   })
 
@@ -120,8 +120,9 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
     const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
     const allowed = methodsByPath.get(path)
     if (allowed) {
-      reply.header('allow', [...allowed].sort().join(', '))
-      return sendError(request, reply, new DevutilsError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${[...allowed].sort().join(', ')}`))
+      const allow = [...allowed].sort().join(', ')
+      reply.header('allow', allow)
+      return sendError(request, reply, new DevutilsError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow}`))
     }
     if (path.startsWith(`${API_PREFIX}/`)) {
       const name = path.slice(API_PREFIX.length + 1)
@@ -188,7 +189,6 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation, { time
     })
   }
 }
-
 
 /** TRUST_PROXY: `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
 function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) | undefined {

@@ -1,3 +1,4 @@
+import { describeDefect } from '../http/errors.ts'
 import { toWebRequest } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
@@ -19,7 +20,7 @@ export const MCP_PATH = '/mcp'
  */
 export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config): void {
   const handler = createMcpHandler(
-    () => createMcpServer({ timeBudgetMs, reportDefect: (error) => app.log.error({ err: error }, 'MCP tool call failed') }),
+    () => createMcpServer({ timeBudgetMs, reportDefect: (error) => app.log.error({ defect: describeDefect(error) }, 'MCP tool call failed') }),
     // Mostly clients' protocol mistakes, already answered (4xx) and counted by the request log line.
     { onerror: (error) => app.log.debug({ reason: error.message }, 'MCP request refused') },
   )
