@@ -1,5 +1,6 @@
-import secureJson from 'secure-json-parse'
+import { hasPrototypeKey } from '../core/inspect.ts'
 import type { AnyOperation } from '../core/operation.ts'
+import { fieldKind, textToValue, type FieldKind } from '../core/text-values.ts'
 import { describe } from '../core/validate.ts'
 
 type JsonSchema = Record<string, unknown>
@@ -12,26 +13,6 @@ export class UsageError extends Error {
 /** Flags every operation takes besides its fields. */
 export const GLOBAL_FLAGS = ['--json', '--raw-stdin', '--help'] as const
 
-/** What a field's schema accepts, as far as reading its flag goes. */
-export interface FieldKind {
-  /** The JSON types the schema names (`integer` and `number` apart). */
-  types: Set<string>
-  /** The values an enum or a union of constants allows. */
-  choices: unknown[]
-}
-
-export function fieldKind(schema: JsonSchema): FieldKind {
-  const kind: FieldKind = { types: new Set(), choices: [] }
-  const visit = (node: JsonSchema) => {
-    if (typeof node.type === 'string') kind.types.add(node.type)
-    if (Array.isArray(node.enum)) kind.choices.push(...node.enum)
-    if ('const' in node) kind.choices.push(node.const)
-    if (Array.isArray(node.anyOf)) for (const branch of node.anyOf) visit(branch as JsonSchema)
-  }
-  visit(schema)
-  return kind
-}
-
 /** A boolean-only field: a switch (`--x`, `--no-x`, `--x=false`) rather than a flag with a value. */
 export function isSwitch(kind: FieldKind): boolean {
   return kind.types.size === 1 && kind.types.has('boolean') && kind.choices.length === 0
@@ -42,8 +23,6 @@ export function takesJson(kind: FieldKind): boolean {
   return (kind.types.has('object') || kind.types.has('array')) && !kind.types.has('string')
 }
 
-const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
-
 /**
  * Reads a flag's text as the value its field's schema expects. Text that cannot be read as the
  * field's type at all (`--length abc`, malformed JSON) is a usage error; a value that can be read
@@ -51,29 +30,23 @@ const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
  */
 export function readFlagValue(field: string, schema: JsonSchema, text: string): unknown {
   const kind = fieldKind(schema)
-  const choice = kind.choices.find((value) => String(value) === text)
-  if (choice !== undefined) return choice
+  const value = textToValue(schema, text)
   // No type named: the schema takes anything (given as text), or only choices, which it will refuse by name.
-  if (kind.types.size === 0) return text
-  const numeric = kind.types.has('integer') || kind.types.has('number')
-  if (kind.types.has('string')) {
-    // A field that takes text as well keeps it as text unless the number says exactly the same
-    // thing: 30 digits of base-convert input would lose precision as a number.
-    return numeric && NUMBER_TEXT.test(text) && String(Number(text)) === text ? Number(text) : text
-  }
-  if (numeric && NUMBER_TEXT.test(text)) return Number(text)
-  if (kind.types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true'
+  if (value !== text || kind.types.size === 0 || kind.types.has('string')) return value
   if (takesJson(kind)) return parseJsonFlag(field, schema, text)
   throw new UsageError(`--${field} takes ${describe(schema)}, not '${text}'`)
 }
 
 function parseJsonFlag(field: string, schema: JsonSchema, text: string): unknown {
+  let value: unknown
   try {
-    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+    value = JSON.parse(text)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new UsageError(`--${field} takes JSON text (${describe(schema)}), which this is not: ${reason}`)
   }
+  if (hasPrototypeKey(value)) throw new UsageError(`--${field} takes JSON text (${describe(schema)}) without __proto__ or constructor.prototype keys`)
+  return value
 }
 
 export interface OperationArgs {

@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../core/operation.ts'
 import { describe } from '../core/validate.ts'
-import { fieldKind, isSwitch, LOOKS_LIKE_FLAG, takesJson, type FieldKind } from './flags.ts'
+import { fieldKind, type FieldKind } from '../core/text-values.ts'
+import { isSwitch, LOOKS_LIKE_FLAG, takesJson } from './flags.ts'
 import { formatResult } from './output.ts'
 
 type JsonSchema = Record<string, unknown>

@@ -67,3 +67,30 @@ function loneSurrogatePosition(text: string): number {
   }
   return -1
 }
+
+/**
+ * Whether a parsed value holds an own `__proto__` key, or a `constructor` object with its own
+ * `prototype` key, at any depth (escaped spellings included, since JSON.parse has decoded them).
+ * Walking the parsed value costs next to nothing for the common large body, one long string, where
+ * scanning the text for those words twice (as secure-json-parse does) costs more than the hashing.
+ */
+export function hasPrototypeKey(root: unknown): boolean {
+  const pending: unknown[] = [root]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (value === null || typeof value !== 'object') continue
+    if (Array.isArray(value)) {
+      for (const item of value) if (item !== null && typeof item === 'object') pending.push(item)
+      continue
+    }
+    if (Object.hasOwn(value, '__proto__')) return true
+    const record = value as Record<string, unknown>
+    const constructor = Object.hasOwn(record, 'constructor') ? record.constructor : undefined
+    if (constructor !== null && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) return true
+    for (const key in record) {
+      const item = record[key]
+      if (item !== null && typeof item === 'object') pending.push(item)
+    }
+  }
+  return false
+}

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { DevutilsError } from '../core/errors.ts'
+import { hasPrototypeKey } from '../core/inspect.ts'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i
@@ -32,33 +33,6 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
     throw new DevutilsError('INVALID_JSON', 'The body holds a __proto__ or constructor.prototype key, which is refused')
   }
   return value
-}
-
-/**
- * Whether a parsed value holds an own `__proto__` key, or a `constructor` object with its own
- * `prototype` key, at any depth (escaped spellings included, since JSON.parse has decoded them).
- * Walking the parsed value costs next to nothing for the common large body, one long string, where
- * scanning the text for those words twice (as secure-json-parse does) costs more than the hashing.
- */
-function hasPrototypeKey(root: unknown): boolean {
-  const pending: unknown[] = [root]
-  while (pending.length > 0) {
-    const value = pending.pop()
-    if (value === null || typeof value !== 'object') continue
-    if (Array.isArray(value)) {
-      for (const item of value) if (item !== null && typeof item === 'object') pending.push(item)
-      continue
-    }
-    if (Object.hasOwn(value, '__proto__')) return true
-    const record = value as Record<string, unknown>
-    const constructor = Object.hasOwn(record, 'constructor') ? record.constructor : undefined
-    if (constructor !== null && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) return true
-    for (const key in record) {
-      const item = record[key]
-      if (item !== null && typeof item === 'object') pending.push(item)
-    }
-  }
-  return false
 }
 
 export function emptyBody(): DevutilsError {
