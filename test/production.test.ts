@@ -3,7 +3,9 @@ import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
 import { buildApp } from '../src/http/app.ts'
+import { memoryStore, redisStore } from '../src/http/rate-limit.ts'
 import { buildTestApp, post } from './helpers.ts'
 import { startRedis, startService, type Spawned } from './processes.ts'
 
@@ -43,6 +45,21 @@ describe('rate limiting in memory', () => {
     assert.equal(limited.statusCode, 429)
     for (let i = 0; i < 5; i++) assert.equal((await app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.2' })).statusCode, 200)
     assert.equal((await app.inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.0.0.3' })).statusCode, 200)
+  })
+
+  test('in memory, a window starts with a client’s first request and ends after RATE_LIMIT_WINDOW; memory stays bounded', () => {
+    const store = memoryStore(1000)
+    assert.deepEqual(store.hit('a', 5000), { count: 1, resetsAt: 6000 })
+    assert.deepEqual(store.hit('b', 5500), { count: 1, resetsAt: 6500 })
+    assert.deepEqual(store.hit('a', 5999), { count: 2, resetsAt: 6000 })
+    assert.deepEqual(store.hit('a', 6000), { count: 1, resetsAt: 7000 }, 'a new window once the old one has ended')
+    assert.deepEqual(store.hit('b', 6499), { count: 2, resetsAt: 6500 }, 'b keeps its own window')
+    const flooded = memoryStore(60_000)
+    flooded.hit('first', 0)
+    flooded.hit('first', 0)
+    for (let i = 0; i < 100_000; i++) flooded.hit(`client-${i}`, 1)
+    assert.equal((flooded.hit('first', 2) as { count: number }).count, 1, 'past 100,000 clients, the oldest window is forgotten')
+    assert.equal((flooded.hit('client-99999', 2) as { count: number }).count, 2)
   })
 
   test('RATE_LIMIT_MAX=0 turns the limiter off', async () => {
@@ -85,6 +102,24 @@ describe('rate limiting shared through a real Redis', () => {
     assert.equal(fourth.headers['ratelimit-remaining'], '0')
     assert.equal((await call(first)).statusCode, 429)
     assert.equal((await call(second)).statusCode, 429)
+  })
+
+  test('the shared count starts a window on the first request, and repairs a key left without an expiry', async () => {
+    const client = new Redis(redis.url)
+    try {
+      const store = redisStore(client, 60_000)
+      const now = Date.now()
+      assert.deepEqual(await store.hit('10.9.9.9', now), { count: 1, resetsAt: now + 60_000 })
+      const second = await store.hit('10.9.9.9', now)
+      assert.equal(second.count, 2)
+      assert.ok(second.resetsAt > now + 59_000 && second.resetsAt <= now + 60_000)
+      await client.set('devutils:ratelimit:10.9.9.10', '7')
+      const repaired = await store.hit('10.9.9.10', now)
+      assert.deepEqual(repaired, { count: 8, resetsAt: now + 60_000 })
+      assert.ok((await client.pttl('devutils:ratelimit:10.9.9.10')) > 59_000)
+    } finally {
+      client.disconnect()
+    }
   })
 
   test('with Redis gone, requests are served promptly (fail open), the outage is logged once, and the limiter reconnects', async () => {

@@ -1,11 +1,12 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
-import rateLimit from '@fastify/rate-limit'
 import underPressure from '@fastify/under-pressure'
 import type { FastifyInstance } from 'fastify'
+import helmet from 'helmet'
 import { Redis } from 'ioredis'
 import type { Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
+import { memoryStore, redisStore, registerRateLimit } from './rate-limit.ts'
 
 /** When the event loop lags this long, new requests are shed with 503 OVERLOADED. */
 export interface OverloadLimits {
@@ -15,35 +16,62 @@ export interface OverloadLimits {
 
 export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = { maxEventLoopDelayMs: 1000, sampleIntervalMs: 500 }
 
-/** Paths that probes and scrapers call; they are never rate limited. */
+/** Routes that probes and scrapers call; they are never rate limited. */
 const UNLIMITED_PATHS = new Set(['/health', '/ready', '/metrics'])
+
+const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
+  // The docs page (Swagger UI) loads its scripts and styles from this origin only; its components
+  // set inline styles, and its images are data: URLs.
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  // A public API called from any origin: no cross-origin isolation that would block those callers.
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  crossOriginEmbedderPolicy: false,
+}
+
+/**
+ * helmet's security headers, computed once by running its middleware against a response that only
+ * records them. They are the same for every response here (no nonces, no per-route settings), and
+ * building them per request was the largest avoidable cost of a small request (docs/PERFORMANCE.md).
+ */
+function securityHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    // X-Powered-By, which neither Fastify nor node:http sends.
+    removeHeader: () => {},
+  }
+  let finished = false
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error
+    finished = true
+  })
+  if (!finished) throw new Error('helmet did not set its headers synchronously')
+  return headers
+}
 
 /**
  * Security headers, CORS, load shedding and rate limiting. Registered before any route, so that
  * every route (and the not-found handler, see app.ts) is covered.
  */
 export async function registerProtection(app: FastifyInstance, config: Config, overload: OverloadLimits): Promise<void> {
-  await app.register(helmet, {
-    // The docs page (Swagger UI) loads its scripts and styles from this origin only; its components
-    // set inline styles, and its images are data: URLs.
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    // A public API called from any origin: no cross-origin isolation that would block those callers.
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    crossOriginEmbedderPolicy: false,
+  const headers = securityHeaders()
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers)
+    done()
   })
   await app.register(cors, {
     origin: '*',
@@ -65,27 +93,11 @@ export async function registerProtection(app: FastifyInstance, config: Config, o
       throw new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment')
     },
   })
-  if (config.rateLimitMax > 0) await registerRateLimit(app, config)
-}
-
-async function registerRateLimit(app: FastifyInstance, config: Config) {
-  const redis = config.redisUrl ? connectRedis(app, config.redisUrl) : undefined
-  await app.register(rateLimit, {
-    global: true,
-    max: config.rateLimitMax,
-    timeWindow: config.rateLimitWindow,
-    redis,
-    nameSpace: 'devutils:ratelimit:',
-    // If Redis is unreachable, serve the request rather than fail it (fail open).
-    skipOnError: true,
-    enableDraftSpec: true,
-    allowList: (request) => UNLIMITED_PATHS.has(request.url.split('?')[0]),
-    errorResponseBuilder: (_request, context) =>
-      new DevutilsError('RATE_LIMITED', `Too many requests: the limit is ${context.max} per ${Math.round(config.rateLimitWindow / 1000)} s; retry in ${context.after}`, {
-        limit: context.max,
-        windowMs: config.rateLimitWindow,
-      }),
-  })
+  if (config.rateLimitMax > 0) {
+    const windowMs = config.rateLimitWindow
+    const store = config.redisUrl ? redisStore(connectRedis(app, config.redisUrl), windowMs) : memoryStore(windowMs)
+    registerRateLimit(app, { max: config.rateLimitMax, windowMs, store, unlimitedRoutes: UNLIMITED_PATHS })
+  }
 }
 
 /**

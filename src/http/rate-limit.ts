@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { Redis } from 'ioredis'
+import { DevutilsError } from '../core/errors.ts'
+
+/** One client's count in its current window, and when that window ends (ms since the epoch). */
+export interface WindowCount {
+  count: number
+  resetsAt: number
+}
+
+/**
+ * Where counts are kept: in this process, or in Redis shared by every instance. A fixed window per
+ * client that starts with its first request: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW.
+ */
+export interface CountStore {
+  /** Counts one request of `client` and answers its count so far; a promise only when the count lives elsewhere. */
+  hit(client: string, now: number): WindowCount | Promise<WindowCount>
+}
+
+/**
+ * The most clients remembered at once in memory. Past it, the clients whose windows started first
+ * are forgotten (and start again from zero), so a flood of addresses cannot grow memory without bound.
+ */
+const MAX_CLIENTS_IN_MEMORY = 100_000
+
+/**
+ * Counts in a Map kept in the order the windows started (a client whose window restarts moves to
+ * the end), so expired windows are always at the front and each hit removes them in passing.
+ */
+export function memoryStore(windowMs: number): CountStore {
+  const windows = new Map<string, WindowCount>()
+  return {
+    hit(client, now) {
+      for (const [oldest, window] of windows) {
+        if (window.resetsAt > now && windows.size < MAX_CLIENTS_IN_MEMORY) break
+        windows.delete(oldest)
+      }
+      let window = windows.get(client)
+      if (window === undefined || window.resetsAt <= now) {
+        windows.delete(client)
+        window = { count: 0, resetsAt: now + windowMs }
+        windows.set(client, window)
+      }
+      window.count++
+      return window
+    },
+  }
+}
+
+/** Counts one request and reads what is left of the window, in one atomic step on the Redis server. */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`
+
+const KEY_PREFIX = 'devutils:ratelimit:'
+
+/** Counts shared by every instance that uses the same Redis. */
+export function redisStore(redis: Redis, windowMs: number): CountStore {
+  redis.defineCommand('devutilsRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT })
+  const hit = (redis as unknown as { devutilsRateLimitHit(key: string, windowMs: number): Promise<[number, number]> }).devutilsRateLimitHit.bind(redis)
+  return {
+    async hit(client, now) {
+      const [count, ttl] = await hit(KEY_PREFIX + client, windowMs)
+      return { count, resetsAt: now + ttl }
+    },
+  }
+}
+
+export interface RateLimitOptions {
+  max: number
+  windowMs: number
+  store: CountStore
+  /** Routes that are never counted (probes and scrapers). */
+  unlimitedRoutes: ReadonlySet<string>
+}
+
+/**
+ * RATE_LIMIT_MAX requests per window per client address (TRUST_PROXY decides what that is). Every
+ * counted answer carries RateLimit-Limit, -Remaining and -Reset (IETF draft); past the limit it is
+ * 429 RATE_LIMITED with Retry-After. Unknown paths are counted too, since scanners send those. If the
+ * store fails (Redis unreachable), the request is served without a count: the limiter fails open.
+ *
+ * Written for this service rather than taken from @fastify/rate-limit, whose chain of promises per
+ * request cost a small request more than the rest of its production duties together
+ * (docs/PERFORMANCE.md); in memory this hook is synchronous.
+ */
+export function registerRateLimit(app: FastifyInstance, { max, windowMs, store, unlimitedRoutes }: RateLimitOptions): void {
+  const limit = String(max)
+  const answer = (reply: FastifyReply, { count, resetsAt }: WindowCount, now: number): DevutilsError | undefined => {
+    const secondsLeft = String(Math.max(1, Math.ceil((resetsAt - now) / 1000)))
+    reply.header('ratelimit-limit', limit)
+    reply.header('ratelimit-remaining', String(Math.max(0, max - count)))
+    reply.header('ratelimit-reset', secondsLeft)
+    if (count <= max) return undefined
+    reply.header('retry-after', secondsLeft)
+    return new DevutilsError('RATE_LIMITED', `Too many requests: the limit is ${max} per ${Math.round(windowMs / 1000)} s; retry in ${secondsLeft} s`, {
+      limit: max,
+      windowMs,
+    })
+  }
+  const hook: onRequestHookHandler = (request: FastifyRequest, reply, done) => {
+    const route = request.routeOptions.url
+    if (route !== undefined && unlimitedRoutes.has(route)) return done()
+    const now = Date.now()
+    let counted: WindowCount | Promise<WindowCount>
+    try {
+      counted = store.hit(request.ip, now)
+    } catch {
+      return done()
+    }
+    if (counted instanceof Promise) {
+      counted.then(
+        (window) => done(answer(reply, window, now)),
+        () => done(),
+      )
+    } else {
+      done(answer(reply, counted, now))
+    }
+  }
+  app.addHook('onRequest', hook)
+}
