@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { after, describe, test } from 'node:test'
@@ -66,6 +67,13 @@ describe('the worker pool', () => {
 })
 
 describe('heavy operations through execute and HTTP', () => {
+  test('heavy work runs at a lower priority than the event loop (Linux), so small requests are answered first', { skip: process.platform !== 'linux' && 'thread niceness is read from /proc' }, async () => {
+    await execute(csvJson, { input: bigCsv }, { timeBudgetMs: 60_000 })
+    const niceness = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+    const threads = readdirSync('/proc/self/task').map((tid) => ({ tid: Number(tid), nice: niceness(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')) }))
+    assert.equal(threads.find(({ tid }) => tid === process.pid)?.nice, 0, 'the main thread keeps its priority')
+    assert.ok(threads.some(({ nice }) => nice === 10), `a worker thread runs at niceness 10: ${JSON.stringify(threads)}`)
+  })
   test('a heavy input past the budget is 503 TIMEOUT with Retry-After; within it, the same answer as in process', async () => {
     await assert.rejects(execute(csvJson, { input: bigCsv }, { timeBudgetMs: 1 }), { code: 'TIMEOUT' })
     const app = await buildTestApp({ timeBudgetMs: 1 })

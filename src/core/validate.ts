@@ -6,15 +6,29 @@ import { DevutilsError } from './errors.ts'
 type Validator = ReturnType<typeof Compile>
 type JsonSchema = Record<string, unknown>
 
-const validators = new WeakMap<TSchema, Validator>()
+/** A schema's compiled check and its top-level defaults, prepared once per schema. */
+interface Prepared {
+  validator: Validator
+  defaults: Record<string, unknown> | undefined
+  /** Fields whose default is an object or array, copied for each call. */
+  objectDefaults: string[]
+}
 
-function validatorFor(schema: TSchema): Validator {
-  let validator = validators.get(schema)
-  if (!validator) {
-    validator = Compile(schema)
-    validators.set(schema, validator)
+const prepared = new WeakMap<TSchema, Prepared>()
+
+function prepare(schema: TSchema): Prepared {
+  let entry = prepared.get(schema)
+  if (!entry) {
+    const properties = ((schema as JsonSchema).properties ?? {}) as Record<string, JsonSchema>
+    const withDefault = Object.entries(properties).filter(([, property]) => property.default !== undefined)
+    entry = {
+      validator: Compile(schema),
+      defaults: withDefault.length === 0 ? undefined : Object.fromEntries(withDefault.map(([field, property]) => [field, property.default])),
+      objectDefaults: withDefault.filter(([, property]) => typeof property.default === 'object').map(([field]) => field),
+    }
+    prepared.set(schema, entry)
   }
-  return validator
+  return entry
 }
 
 export interface FieldProblem {
@@ -28,11 +42,11 @@ export interface FieldProblem {
  * name every bad field and what it allows.
  */
 export function validate<T>(schema: TSchema, value: unknown, rootName = 'body'): T {
-  const validator = validatorFor(schema)
-  if (!validator.Check(value)) {
-    throw validationFailure(describeErrors(schema, validator.Errors(value), rootName))
+  const prepared = prepare(schema)
+  if (!prepared.validator.Check(value)) {
+    throw validationFailure(describeErrors(schema, prepared.validator.Errors(value), rootName))
   }
-  return withDefaults(schema, value) as T
+  return withDefaults(prepared, value) as T
 }
 
 /**
@@ -40,14 +54,13 @@ export function validate<T>(schema: TSchema, value: unknown, rootName = 'body'):
  * schemas, and this never descends into values: TypeBox's Value.Default walks (recursively) into
  * every nested object and drops keys such as `constructor` and `prototype` from data.
  */
-function withDefaults(schema: TSchema, value: unknown): unknown {
-  const properties = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined
-  if (!properties || value === null || typeof value !== 'object' || Array.isArray(value)) return value
-  // A shallow copy: the caller's object is left as it was sent.
-  const target: Record<string, unknown> = { ...value }
-  for (const [key, property] of Object.entries(properties)) {
-    if (property.default !== undefined && !Object.hasOwn(target, key)) target[key] = structuredClone(property.default)
-  }
+function withDefaults({ defaults, objectDefaults }: Prepared, value: unknown): unknown {
+  if (defaults === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  // A new object, so the caller's is left as it was sent; one spread of all the defaults is several
+  // times faster than adding the missing fields one by one.
+  const target: Record<string, unknown> = { ...defaults, ...value }
+  // An object default is copied, so that no call can change what the next one gets.
+  for (const field of objectDefaults) if (!Object.hasOwn(value, field)) target[field] = structuredClone(defaults[field])
   return target
 }
 

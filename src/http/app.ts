@@ -14,7 +14,7 @@ import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
-import { registerObservability } from './observability.ts'
+import { bufferedStandardOutput, registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
 import { API_PREFIX, catalogue } from '../core/catalogue.ts'
 import { DEFAULT_OVERLOAD_LIMITS, registerProtection, type OverloadLimits } from './protection.ts'
@@ -40,6 +40,8 @@ export interface AppOptions {
 /** Builds the whole HTTP service; `server.ts` listens with it, and the tests inject into it. */
 export async function buildApp({ config: overrides = {}, operations = servedOperations, overload = DEFAULT_OVERLOAD_LIMITS, logStream }: AppOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULT_CONFIG, ...overrides }
+  const logging = config.logLevel !== 'silent'
+  const logOutput = logging && !logStream ? bufferedStandardOutput() : undefined
   const app = Fastify({
     serverFactory: (handler) =>
       createServer(
@@ -52,7 +54,7 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
         },
         handler,
       ),
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(logStream && { stream: logStream }) },
+    logger: logging && { level: config.logLevel, stream: logStream ?? logOutput?.destination },
     // Our own onResponse line (observability.ts) replaces Fastify's, which would log the URL's query.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     trustProxy: parseTrustProxy(config.trustProxy),
@@ -89,14 +91,24 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
   app.addHook('preClose', async () => {
     app.readiness.ready = false
   })
+  if (logOutput) {
+    // The "Server listening" line is written at once, for whoever waits for it.
+    app.addHook('onListen', (done) => {
+      logOutput.destination.flush()
+      done()
+    })
+    app.addHook('onClose', async () => logOutput.flush())
+  }
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now()
     reply.header('x-request-id', request.id)
+    done()
   })
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     // Once shutdown has begun, no connection is kept open for a next request, so the process can exit.
     if (!app.readiness.ready) reply.header('connection', 'close')
+    done(null, payload)
   })
 
   app.setErrorHandler((error, request, reply) => {
@@ -115,8 +127,7 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
   await registerProtection(app, config, overload)
   registerObservability(app)
 
-  // Unknown paths count against the rate limit too.
-  app.setNotFoundHandler({ preHandler: config.rateLimitMax > 0 ? app.rateLimit() : undefined }, (request, reply) => {
+  app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
     const allowed = methodsByPath.get(path)
     if (allowed) {
