@@ -89,14 +89,15 @@ const target = (name: string, bar: string, measured: string, met: boolean) => ta
 interface Servers {
   service: Server
   baseline: Server
+  fastify: Server
   serviceWarn: Server
   serviceTwoWorkers: Server
 }
 
-async function small(bench: Bench, { service, serviceWarn, baseline }: Servers) {
+async function small(bench: Bench, { service, serviceWarn, fastify, baseline }: Servers) {
   progress('small requests')
-  const [info, warn, bare] = await bench.compare('small base64', [service, serviceWarn, baseline], closed([SMALL.base64], SMALL_CONNECTIONS))
-  const [steadyInfo, steadyBare] = await bench.compare('small base64, steady rate', [service, baseline], paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE))
+  const [info, warn, framework, bare] = await bench.compare('small base64', [service, serviceWarn, fastify, baseline], closed([SMALL.base64], SMALL_CONNECTIONS))
+  const [steadyInfo, steadyFramework, steadyBare] = await bench.compare('small base64, steady rate', [service, fastify, baseline], paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE))
   const others: Array<[string, Measurement]> = []
   for (const [name, request] of [['uuid', SMALL.uuid], ['base-convert', SMALL.baseConvert], ['catalogue (GET /api/v1)', SMALL.catalogue]] as const) {
     const [measurement] = await bench.compare(name, [service], closed([request], SMALL_CONNECTIONS))
@@ -117,8 +118,10 @@ async function small(bench: Bench, { service, serviceWarn, baseline }: Servers) 
     [
       row('base64, service (LOG_LEVEL=info), closed loop', info, bare),
       row('base64, service with LOG_LEVEL=warn (for information), closed loop', warn, bare),
+      row('base64, Fastify alone (for information), closed loop', framework, bare),
       row('base64, bare node:http, closed loop', bare, bare),
       row(`base64, service (LOG_LEVEL=info), steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyBare),
+      row(`base64, Fastify alone (for information), steady ${count(STEADY_RATE)} req/s`, steadyFramework, steadyBare),
       row(`base64, bare node:http, steady ${count(STEADY_RATE)} req/s`, steadyBare, steadyBare),
       ...others.map(([name, m]) => row(`${name}, service, closed loop`, m, bare)),
     ],
@@ -127,8 +130,9 @@ async function small(bench: Bench, { service, serviceWarn, baseline }: Servers) 
     const ratio = mine.cpuPerRequest / reference.cpuPerRequest
     target(`server CPU per small request, ${load}`, '≤ 1.25× bare node:http', `${times(ratio)}${ratioRange(mine.cpuPerResponse, reference.cpuPerResponse)}${extra}`, ratio <= 1.25)
   }
-  cpuTarget('closed loop', info, bare, `; ${times(warn.cpuPerRequest / bare.cpuPerRequest)} with LOG_LEVEL=warn`)
-  cpuTarget(`steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyBare)
+  const framed = (frameworkRun: Measurement, reference: Measurement) => `; Fastify alone: ${times(frameworkRun.cpuPerRequest / reference.cpuPerRequest)}`
+  cpuTarget('closed loop', info, bare, `; ${times(warn.cpuPerRequest / bare.cpuPerRequest)} with LOG_LEVEL=warn${framed(framework, bare)}`)
+  cpuTarget(`steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyBare, framed(steadyFramework, steadyBare))
 }
 
 /** How many times a second this process alone does `work`: the in-process reference. */
@@ -351,6 +355,7 @@ async function checkAnswers(bench: Bench, servers: Servers) {
       deepStrictEqual(await call(servers.service, request), expected, `the service's answer to ${request.path} is wrong`)
       deepStrictEqual(await call(servers.baseline, request), expected, `the baseline's answer to ${request.path} is wrong`)
     }
+    deepStrictEqual(await call(servers.fastify, SMALL.base64), base64(SMALL.base64), `Fastify alone's answer to ${SMALL.base64.path} is wrong`)
     for (const request of others) await call(servers.service, request)
     await call(servers.serviceTwoWorkers, SMALL.base64)
     await call(servers.serviceWarn, SMALL.base64)
@@ -361,11 +366,15 @@ async function checkAnswers(bench: Bench, servers: Servers) {
 
 // ---------------------------------------------------------------- profiles
 
-const PROFILES: Record<string, { load: Load; baseline: boolean }> = {
-  'small-base64': { load: paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE), baseline: true },
-  'base64-1m': { load: closed([LARGE.base64_1m], LARGE_CONNECTIONS), baseline: true },
-  'sha256-1m': { load: closed([LARGE.sha256_1m], LARGE_CONNECTIONS), baseline: true },
-  'csv-yaml-256k': { load: closed([CONVERT.csv, CONVERT.yaml], CONVERT_CONNECTIONS), baseline: false },
+/** The reference servers a profile is compared with. */
+const BARE = ['baseline', 'bench/baseline-server.ts'] as const
+const FASTIFY_ALONE = ['Fastify alone', 'bench/fastify-server.ts'] as const
+
+const PROFILES: Record<string, { load: Load; references: ReadonlyArray<readonly [string, string]> }> = {
+  'small-base64': { load: paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE), references: [FASTIFY_ALONE, BARE] },
+  'base64-1m': { load: closed([LARGE.base64_1m], LARGE_CONNECTIONS), references: [BARE] },
+  'sha256-1m': { load: closed([LARGE.sha256_1m], LARGE_CONNECTIONS), references: [BARE] },
+  'csv-yaml-256k': { load: closed([CONVERT.csv, CONVERT.yaml], CONVERT_CONNECTIONS), references: [] },
 }
 
 /**
@@ -380,11 +389,9 @@ async function profile(name: string, logDir: string) {
   const bench = new Bench(loader, PLAN)
   const servers: Array<[string, Server]> = []
   try {
-    for (const [label, script, env] of [
-      ['service', 'src/server.ts', { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }],
-      ...(workload.baseline ? [['baseline', 'bench/baseline-server.ts', {}] as const] : []),
-    ] as const) {
-      const dir = join(profileDir, label)
+    const production: Record<string, string> = { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }
+    for (const [label, script, env] of [['service', 'src/server.ts', production] as const, ...workload.references.map(([label, script]) => [label, script, {}] as const)]) {
+      const dir = join(profileDir, label.replace(/\W+/g, '-'))
       mkdirSync(dir)
       servers.push([dir, await startServer({ label: `${label} (profiled)`, script, env, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${dir}`], logDir })])
     }
@@ -451,13 +458,14 @@ async function main(): Promise<number> {
     return server
   }
   try {
-    const [service, baseline, serviceWarn, serviceTwoWorkers] = await Promise.all([
+    const [service, baseline, fastify, serviceWarn, serviceTwoWorkers] = await Promise.all([
       start({ label: 'service', script: 'src/server.ts', env: production, logDir }),
       start({ label: 'bare node:http', script: 'bench/baseline-server.ts', logDir }),
+      start({ label: 'Fastify alone', script: 'bench/fastify-server.ts', logDir }),
       start({ label: 'service LOG_LEVEL=warn', script: 'src/server.ts', env: { ...production, LOG_LEVEL: 'warn' }, logDir }),
       start({ label: 'service WORKERS=2', script: 'src/server.ts', env: { ...production, WORKERS: '2' }, listeningLines: 2, logDir }),
     ])
-    const servers = { service, baseline, serviceWarn, serviceTwoWorkers }
+    const servers = { service, baseline, fastify, serviceWarn, serviceTwoWorkers }
     await checkAnswers(bench, servers)
     if (bench.failures.length === 0) {
       if (only.has('small')) await small(bench, servers)
