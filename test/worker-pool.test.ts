@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { after, describe, test } from 'node:test'
 import { DevutilsError } from '../src/core/errors.ts'
-import { execute } from '../src/core/execute.ts'
+import { execute, executeToJson } from '../src/core/execute.ts'
 import { closeWorkerPool, createWorkerPool, WORKER_THREADS } from '../src/core/pool.ts'
 import { csvJson } from '../src/operations/csv-json.ts'
 import type { PoolTestTask } from './fixtures/pool-worker.ts'
@@ -96,6 +96,28 @@ describe('heavy operations through execute and HTTP', () => {
       assert.deepEqual(invalid.body.error?.details, { line: 20_002, column: 3 })
     } finally {
       await roomy.close()
+    }
+  })
+
+  test('asked for JSON, heavy work comes back as UTF-8 bytes made on the worker, light work as text: both the JSON of the value', async () => {
+    const heavyInput = { input: `${bigCsv}\n"é ✓ 😀",x` }
+    const heavy = await executeToJson(csvJson, heavyInput, { timeBudgetMs: 60_000 })
+    assert.ok(heavy instanceof Uint8Array)
+    assert.equal(Buffer.from(heavy).toString('utf8'), JSON.stringify(await execute(csvJson, heavyInput, { timeBudgetMs: 60_000 })))
+    const lightInput = { input: 'a\n"é ✓ 😀"' }
+    const light = await executeToJson(csvJson, lightInput)
+    assert.equal(typeof light, 'string')
+    assert.equal(light, JSON.stringify(await execute(csvJson, lightInput)))
+    assert.match(light as string, /é ✓ 😀/)
+    await assert.rejects(executeToJson(csvJson, { input: `${bigCsv}\n1,"open` }, { timeBudgetMs: 60_000 }), { code: 'INVALID_INPUT' })
+    const app = await buildTestApp({ timeBudgetMs: 60_000 })
+    try {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/csv-json', payload: heavyInput })
+      assert.equal(response.headers['content-type'], 'application/json; charset=utf-8')
+      assert.ok(response.body.startsWith(`{"success":true,"data":${Buffer.from(heavy).toString('utf8')},"meta":{"processingTime":`), response.body.slice(0, 80))
+      assert.deepEqual(Object.keys(response.json().meta), ['processingTime', 'requestId'])
+    } finally {
+      await app.close()
     }
   })
 

@@ -1,7 +1,7 @@
 import { DEFAULT_CONFIG } from './config.ts'
 import { assertSafeValue } from './inspect.ts'
 import type { AnyOperation } from './operation.ts'
-import { runOperationInWorker } from './pool.ts'
+import { runOperationInWorker, type OperationOutput } from './pool.ts'
 import { validate } from './validate.ts'
 
 export interface ExecuteOptions {
@@ -10,15 +10,31 @@ export interface ExecuteOptions {
 }
 
 /**
+ * An operation's result as JSON: text when it was made on this thread, UTF-8 bytes when a worker
+ * thread made it (moved across threads, not copied).
+ */
+export type JsonData = string | Uint8Array
+
+/**
  * Runs one operation on a raw, untrusted input object: the one path every surface (HTTP, pipeline,
  * batch, MCP, CLI) goes through, so they all validate, default and fail the same way. Inputs the
  * operation calls heavy run on a worker thread within the time budget; the rest run in process.
  */
-export async function execute(
-  operation: AnyOperation,
-  rawInput: unknown,
-  { timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions = {},
-): Promise<Record<string, unknown>> {
+export function execute(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): Promise<Record<string, unknown>> {
+  return run(operation, rawInput, options, 'value') as Promise<Record<string, unknown>>
+}
+
+/**
+ * `execute` for a surface that only writes the result out as JSON (the HTTP routes). A result made
+ * on a worker thread arrives already serialized, so a large one costs the event loop neither a
+ * structured clone of its object graph nor a `JSON.stringify`: the delay a small request beside it
+ * would wait for (docs/PERFORMANCE.md).
+ */
+export function executeToJson(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): Promise<JsonData> {
+  return run(operation, rawInput, options, 'json') as Promise<JsonData>
+}
+
+async function run(operation: AnyOperation, rawInput: unknown, { timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions, output: OperationOutput) {
   const input = validate<Record<string, unknown>>(operation.input, rawInput)
   if (!operation.checksEachCall) {
     const properties = operation.input.properties as Record<string, { writeOnly?: boolean }>
@@ -26,6 +42,7 @@ export async function execute(
       assertSafeValue(value, field, { checkText: !operation.allowLoneSurrogates, secret: properties[field]?.writeOnly === true })
     }
   }
-  if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input }, timeBudgetMs)
-  return (await operation.run(input, { timeBudgetMs })) as Record<string, unknown>
+  if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
+  const result = await operation.run(input, { timeBudgetMs })
+  return output === 'json' ? JSON.stringify(result) : result
 }

@@ -97,15 +97,19 @@ export function createWorkerPool(filename: URL): WorkerPool {
 
 const operationPool = createWorkerPool(new URL('./worker.ts', import.meta.url))
 
+/** What a worker sends back: the result as it is, or its JSON text in UTF-8 bytes. */
+export type OperationOutput = 'value' | 'json'
+
 /** The task `worker.ts` answers: an operation of the registry, by name, on an input already validated. */
 export interface OperationTask {
   operation: string
   input: Record<string, unknown>
+  output: OperationOutput
 }
 
 /** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
-export async function runOperationInWorker(task: OperationTask, timeBudgetMs: number): Promise<Record<string, unknown>> {
-  return (await operationPool.run(task, timeBudgetMs)) as Record<string, unknown>
+export function runOperationInWorker(task: OperationTask, timeBudgetMs: number): Promise<unknown> {
+  return operationPool.run(task, timeBudgetMs)
 }
 
 /** Starts the operation workers ahead of the first heavy request: for the server's start-up. */

@@ -1,6 +1,7 @@
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { operationsByName } from '../operations/index.ts'
+import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { settle, type OperationTask, type WorkerOutcome } from './pool.ts'
 
 /**
@@ -19,14 +20,26 @@ function lowerThisThreadsPriority() {
 }
 lowerThisThreadsPriority()
 
+const utf8 = new TextEncoder()
+
 /**
  * The worker-thread entry of the operation pool: runs an operation of the registry on an input that
  * `execute` has already validated and defaulted on the main thread, so only `run` happens here.
+ * Asked for JSON, it serializes the result here and moves the bytes to the main thread: their
+ * memory changes owner, nothing is copied.
  */
-export default function runOperation({ operation, input }: OperationTask): Promise<WorkerOutcome> {
-  return settle(() => {
+export default async function runOperation({ operation, input, output }: OperationTask): Promise<WorkerOutcome> {
+  const outcome = await settle(async () => {
     const definition = operationsByName.get(operation)
     if (!definition) throw new Error(`No operation named '${operation}' in the registry`)
-    return definition.run(input)
+    const result = await definition.run(input)
+    // TextEncoder gives the bytes an ArrayBuffer of their own; a Buffer could share Node's pool.
+    return output === 'json' ? utf8.encode(JSON.stringify(result)) : result
   })
+  return output === 'json' && outcome.ok ? movedWith(outcome, (outcome.value as Uint8Array).buffer) : outcome
+}
+
+/** `outcome`, marked for piscina to transfer `buffer` with it rather than clone it. */
+function movedWith(outcome: WorkerOutcome, buffer: ArrayBufferLike): WorkerOutcome {
+  return move({ [transferableSymbol]: buffer, [valueSymbol]: outcome }) as unknown as WorkerOutcome
 }

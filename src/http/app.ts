@@ -6,12 +6,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts'
 import { DevutilsError, validationError } from '../core/errors.ts'
-import { execute } from '../core/execute.ts'
+import { executeToJson, type JsonData } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
 import { servedOperations } from '../core/workflows.ts'
 import { registerMcpRoute } from '../mcp/http.ts'
-import { failure, meta, success } from './envelope.ts'
+import { failure, meta, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
 import { bufferedStandardOutput, registerObservability } from './observability.ts'
@@ -184,21 +184,25 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
 
 function registerOperation(app: FastifyInstance, operation: AnyOperation, { timeBudgetMs }: Config) {
   const path = `${API_PREFIX}/${operation.name}`
-  app.post(path, { schema: postRouteSchema(operation) }, async (request) => {
+  app.post(path, { schema: postRouteSchema(operation) }, async (request, reply) => {
     if (request.body === undefined) throw emptyBody()
     const queryFields = Object.keys(request.query as object)
     if (queryFields.length > 0) {
       // A field in the query string of a POST would otherwise be silently ignored.
       throw validationError(queryFields[0], 'was sent in the query string, which a POST does not read; send it in the JSON body')
     }
-    return success(request, await execute(operation, request.body, { timeBudgetMs }))
+    return sendSuccess(request, reply, await executeToJson(operation, request.body, { timeBudgetMs }))
   })
   if (operation.allowGet) {
     app.get(path, { schema: getRouteSchema(operation) }, async (request, reply) => {
       reply.header('cache-control', 'no-store')
-      return success(request, await execute(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
+      return sendSuccess(request, reply, await executeToJson(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
     })
   }
+}
+
+function sendSuccess(request: FastifyRequest, reply: FastifyReply, data: JsonData) {
+  return reply.type('application/json; charset=utf-8').send(successJson(request, data))
 }
 
 /** TRUST_PROXY: `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */

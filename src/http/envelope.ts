@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { errorBody, type DevutilsError } from '../core/errors.ts'
+import type { JsonData } from '../core/execute.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,6 +21,18 @@ export function meta(request: FastifyRequest): Meta {
 
 export function success(request: FastifyRequest, data: unknown) {
   return { success: true as const, data, meta: meta(request) }
+}
+
+const SUCCESS_HEAD = '{"success":true,"data":'
+const SUCCESS_HEAD_BYTES = Buffer.from(SUCCESS_HEAD)
+
+/**
+ * The text of `success(request, data)` for data already serialized (see `executeToJson`), with the
+ * same keys in the same order: the JSON is written around it, never parsed again.
+ */
+export function successJson(request: FastifyRequest, data: JsonData): string | Buffer {
+  const tail = `,"meta":${JSON.stringify(meta(request))}}`
+  return typeof data === 'string' ? SUCCESS_HEAD + data + tail : Buffer.concat([SUCCESS_HEAD_BYTES, data, Buffer.from(tail)])
 }
 
 export function failure(error: DevutilsError, requestMeta: Meta) {
