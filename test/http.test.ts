@@ -70,6 +70,17 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     }
   })
 
+  test('a leading byte order mark is ignored; one anywhere else is text, and a BOM alone is an empty body', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf])
+    const send = (payload: Buffer) => app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload })
+    const withBom = await send(Buffer.concat([bom, Buffer.from('{"input":"a"}')]))
+    assert.equal(withBom.statusCode, 200)
+    assert.equal(withBom.json().data.result, 'YQ==')
+    const inside = await send(Buffer.concat([Buffer.from('{"input":"'), bom, Buffer.from('"}')]))
+    assert.equal(inside.json().data.result, Buffer.from('\ufeff').toString('base64'))
+    assertError((await send(bom)).json(), 'INVALID_JSON', /empty/)
+  })
+
   test('a POST with no body at all is 400 INVALID_JSON', async () => {
     const response = await app.inject({ method: 'POST', url: '/api/v1/base64' })
     assert.equal(response.statusCode, 400)
@@ -173,6 +184,7 @@ describe('errors from a defect', () => {
     await app.close()
     const defect = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request failed')
     assert.equal(defect?.defect.type, 'Error', 'the defect is logged')
+    assert.equal(defect?.requestId, body.meta.requestId, 'through the request\'s own logger, which carries its id')
     assert.doesNotMatch(lines.join(''), /secret internal detail/, 'but not its message, which may hold input')
   })
 })

@@ -14,7 +14,7 @@ import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
-import { bufferedStandardOutput, registerObservability } from './observability.ts'
+import { bufferedStandardOutput, deferredChildLogger, registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
 import { API_PREFIX, catalogue } from '../core/catalogue.ts'
 import { DEFAULT_OVERLOAD_LIMITS, registerProtection, type OverloadLimits } from './protection.ts'
@@ -57,6 +57,7 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
     logger: logging && { level: config.logLevel, stream: logStream ?? logOutput?.destination },
     // Our own onResponse line (observability.ts) replaces Fastify's, which would log the URL's query.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: deferredChildLogger,
     trustProxy: parseTrustProxy(config.trustProxy),
     // While shutting down, requests still arriving on open connections are served (with
     // Connection: close); only /ready says 503, so that load balancers stop sending more.

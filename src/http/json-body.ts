@@ -1,8 +1,8 @@
+import { isUtf8 } from 'node:buffer'
 import type { FastifyRequest } from 'fastify'
 import { DevutilsError } from '../core/errors.ts'
 import { hasPrototypeKey } from '../core/inspect.ts'
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i
 
 /**
@@ -14,12 +14,10 @@ export function parseJsonBody(request: FastifyRequest, body: Buffer): unknown {
   if (charset !== undefined && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
     throw new DevutilsError('UNSUPPORTED_MEDIA_TYPE', `The charset '${charset}' is not supported; send the body as application/json in UTF-8`)
   }
-  let text: string
-  try {
-    text = utf8.decode(body)
-  } catch {
-    throw new DevutilsError('INVALID_JSON', 'The body is not valid UTF-8; JSON must be sent as UTF-8 text')
-  }
+  // One native check, then a plain decode: a fatal TextDecoder costs a small body several times more.
+  if (!isUtf8(body)) throw new DevutilsError('INVALID_JSON', 'The body is not valid UTF-8; JSON must be sent as UTF-8 text')
+  // A byte order mark is not part of the JSON text (RFC 8259 §8.1 lets a parser ignore it).
+  const text = body.toString('utf8', body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0)
   if (text.trim() === '') throw emptyBody()
   let value: unknown
   try {

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { pino } from 'pino'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+import { pino, type Bindings, type ChildLoggerOptions } from 'pino'
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { API_PREFIX } from '../core/catalogue.ts'
 
@@ -38,9 +38,10 @@ export function registerObservability(app: FastifyInstance): void {
     const seconds = (performance.now() - request.startedAt) / 1000
     requests.inc({ operation, method: request.method, status })
     duration.observe({ operation, status }, seconds)
-    // Never the body, the query string or headers: they may carry inputs and keys.
-    request.log.info(
-      { operation, method: request.method, path: request.url.split('?')[0], status: reply.statusCode, responseTime: Math.round(seconds * 1e6) / 1000 },
+    // Never the body, the query string or headers: they may carry inputs and keys. The request's
+    // own logger would write the same line; the root logger spares building it (see below).
+    app.log.info(
+      { requestId: request.id, operation, method: request.method, path: request.url.split('?')[0], status: reply.statusCode, responseTime: Math.round(seconds * 1e6) / 1000 },
       'request completed',
     )
     done()
@@ -50,6 +51,59 @@ export function registerObservability(app: FastifyInstance): void {
     reply.type(registry.contentType)
     return registry.metrics()
   })
+}
+
+type LogArguments = Parameters<FastifyBaseLogger['info']>
+
+/**
+ * Each request's logger (`request.log`, which carries the request id), built when it first writes:
+ * pino builds a child logger in several microseconds, and most requests never use theirs, since
+ * the one line each request writes goes through the root logger. Fastify's `childLoggerFactory`.
+ */
+class DeferredChildLogger {
+  #built: FastifyBaseLogger | undefined
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+  private get logger(): FastifyBaseLogger {
+    return (this.#built ??= this.parent.child(this.bindings, this.options))
+  }
+  get level() {
+    return this.logger.level
+  }
+  set level(level: string) {
+    this.logger.level = level
+  }
+  fatal(...args: LogArguments) {
+    this.logger.fatal(...args)
+  }
+  error(...args: LogArguments) {
+    this.logger.error(...args)
+  }
+  warn(...args: LogArguments) {
+    this.logger.warn(...args)
+  }
+  info(...args: LogArguments) {
+    this.logger.info(...args)
+  }
+  debug(...args: LogArguments) {
+    this.logger.debug(...args)
+  }
+  trace(...args: LogArguments) {
+    this.logger.trace(...args)
+  }
+  silent(...args: LogArguments) {
+    this.logger.silent(...args)
+  }
+  child(bindings: Bindings, options?: ChildLoggerOptions) {
+    return this.logger.child(bindings, options)
+  }
+}
+
+export function deferredChildLogger(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  return new DeferredChildLogger(parent, bindings, options) as unknown as FastifyBaseLogger
 }
 
 /** Log lines wait in memory until this much has gathered, or FLUSH_INTERVAL_MS has passed. */
