@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import net from 'node:net'
+import { hostname } from 'node:os'
 import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
@@ -248,6 +249,10 @@ describe('logs', () => {
       const completed = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request completed')
       assert.equal(completed.length, 4)
       for (const entry of completed) {
+        // The line is written without pino (observability.ts) but reads as pino's would.
+        assert.deepEqual(Object.keys(entry), ['level', 'time', 'pid', 'hostname', 'requestId', 'operation', 'method', 'path', 'status', 'responseTime', 'msg'])
+        assert.deepEqual([entry.level, entry.pid, entry.hostname], [30, process.pid, hostname()])
+        assert.ok(Math.abs(entry.time - Date.now()) < 60_000)
         assert.equal(typeof entry.requestId, 'string')
         assert.equal(typeof entry.operation, 'string')
         assert.equal(typeof entry.status, 'number')

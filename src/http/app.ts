@@ -14,7 +14,7 @@ import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { emptyBody, parseJsonBody } from './json-body.ts'
-import { bufferedStandardOutput, deferredChildLogger, registerObservability } from './observability.ts'
+import { bufferedStandardOutput, deferredChildLogger, registerObservability, type LogStream } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
 import { API_PREFIX, catalogue } from '../core/catalogue.ts'
 import { DEFAULT_OVERLOAD_LIMITS, registerProtection, type OverloadLimits } from './protection.ts'
@@ -34,7 +34,7 @@ export interface AppOptions {
   operations?: readonly AnyOperation[]
   overload?: OverloadLimits
   /** Where log lines go (standard output unless a test captures them). */
-  logStream?: { write(line: string): void }
+  logStream?: LogStream
 }
 
 /** Builds the whole HTTP service; `server.ts` listens with it, and the tests inject into it. */
@@ -42,6 +42,7 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
   const config: Config = { ...DEFAULT_CONFIG, ...overrides }
   const logging = config.logLevel !== 'silent'
   const logOutput = logging && !logStream ? bufferedStandardOutput() : undefined
+  const logDestination = logging ? (logStream ?? logOutput?.destination) : undefined
   const app = Fastify({
     serverFactory: (handler) =>
       createServer(
@@ -54,7 +55,7 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
         },
         handler,
       ),
-    logger: logging && { level: config.logLevel, stream: logStream ?? logOutput?.destination },
+    logger: logging && { level: config.logLevel, stream: logDestination },
     // Our own onResponse line (observability.ts) replaces Fastify's, which would log the URL's query.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     childLoggerFactory: deferredChildLogger,
@@ -126,7 +127,7 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
   })
 
   await registerProtection(app, config, overload)
-  registerObservability(app)
+  registerObservability(app, logDestination)
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
