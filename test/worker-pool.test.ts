@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { after, describe, test } from 'node:test'
 import { DevutilsError } from '../src/core/errors.ts'
-import { execute, executeToJson } from '../src/core/execute.ts'
+import { execute, executeBodyToJson, executeToJson, WHOLE_BODY_OFFLOAD_BYTES } from '../src/core/execute.ts'
 import { closeWorkerPool, createWorkerPool, WORKER_THREADS } from '../src/core/pool.ts'
 import { csvJson } from '../src/operations/csv-json.ts'
+import { hash } from '../src/operations/hash.ts'
 import type { PoolTestTask } from './fixtures/pool-worker.ts'
 import { buildTestApp, post } from './helpers.ts'
 
@@ -118,6 +119,37 @@ describe('heavy operations through execute and HTTP', () => {
       assert.deepEqual(Object.keys(response.json().meta), ['processingTime', 'requestId'])
     } finally {
       await app.close()
+    }
+  })
+
+  test('a large body for heavy work is parsed and checked on the worker, with the same answers and errors as in process', async () => {
+    const options = { timeBudgetMs: 60_000 }
+    const bytes = (body: string) => Buffer.from(body)
+    assert.ok(JSON.stringify({ input: bigCsv }).length > WHOLE_BODY_OFFLOAD_BYTES)
+    const whole = await executeBodyToJson(csvJson, bytes(JSON.stringify({ input: bigCsv })), options)
+    assert.ok(whole instanceof Uint8Array, 'made on the worker')
+    assert.equal(Buffer.from(whole).toString(), JSON.stringify(await execute(csvJson, { input: bigCsv }, options)))
+    const small = await executeBodyToJson(csvJson, bytes('{"input":"a\\n1"}'), options)
+    assert.equal(typeof small, 'string', 'a small body is parsed and run here')
+    const hashed = await executeBodyToJson(hash, bytes(JSON.stringify({ input: bigCsv })), options)
+    assert.equal(typeof hashed, 'string', 'an operation that never offloads parses any body here')
+    const padding = 'x'.repeat(WHOLE_BODY_OFFLOAD_BYTES)
+    const refusals: Array<[string, Buffer, string, RegExp, unknown?]> = [
+      ['malformed JSON', bytes(`{"input":"${padding}",}`), 'INVALID_JSON', /not valid JSON/, { position: padding.length + 12 }],
+      ['bytes that are not UTF-8', Buffer.concat([bytes(`{"input":"${padding}`), Buffer.from([0xc3, 0x28]), bytes('"}')]), 'INVALID_JSON', /UTF-8/],
+      ['a prototype key', bytes(`{"input":"${padding}","__proto__":{}}`), 'INVALID_JSON', /__proto__/],
+      ['an unknown field', bytes(`{"input":"${padding}","delimitr":";"}`), 'VALIDATION_ERROR', /delimitr is not a known field/],
+      ['a lone surrogate', bytes(`{"input":"${padding}\\ud800"}`), 'INVALID_INPUT', /lone surrogate/],
+    ]
+    for (const [what, body, code, message, details] of refusals) {
+      assert.ok(body.byteLength > WHOLE_BODY_OFFLOAD_BYTES)
+      await assert.rejects(executeBodyToJson(csvJson, body, options), (error) => {
+        assert.ok(error instanceof DevutilsError, what)
+        assert.equal(error.code, code, what)
+        assert.match(error.message, message, what)
+        if (details !== undefined) assert.deepEqual(error.details, details, what)
+        return true
+      })
     }
   })
 

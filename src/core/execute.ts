@@ -1,5 +1,6 @@
 import { DEFAULT_CONFIG } from './config.ts'
 import { assertSafeValue } from './inspect.ts'
+import { parseJsonBody } from './json-body.ts'
 import type { AnyOperation } from './operation.ts'
 import { runOperationInWorker, type OperationOutput } from './pool.ts'
 import { validate } from './validate.ts'
@@ -34,7 +35,27 @@ export function executeToJson(operation: AnyOperation, rawInput: unknown, option
   return run(operation, rawInput, options, 'json') as Promise<JsonData>
 }
 
-async function run(operation: AnyOperation, rawInput: unknown, { timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions, output: OperationOutput) {
+/**
+ * Bodies larger than this, for an operation that offloads heavy work, go to a worker thread whole:
+ * parsing and checking them there spares the event loop most of what a heavy request still cost it
+ * once its result was serialized on the worker (docs/PERFORMANCE.md). Below it, inputs are parsed
+ * here, and `offload` decides.
+ */
+export const WHOLE_BODY_OFFLOAD_BYTES = 64 * 1024
+
+/**
+ * `executeToJson` for an HTTP body still in bytes: parsed here, or, when large and meant for heavy
+ * work, parsed, checked and run on a worker thread, with the same errors either way.
+ */
+export function executeBodyToJson(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): Promise<JsonData> {
+  if (operation.offload && body.byteLength > WHOLE_BODY_OFFLOAD_BYTES) {
+    return runOperationInWorker({ operation: operation.name, body, output: 'json' }, options.timeBudgetMs ?? DEFAULT_CONFIG.timeBudgetMs) as Promise<JsonData>
+  }
+  return executeToJson(operation, parseJsonBody(body), options)
+}
+
+/** The raw input validated, with its defaults, and checked for what a schema cannot see (depth, lone surrogates). */
+export function checkedInput(operation: AnyOperation, rawInput: unknown): Record<string, unknown> {
   const input = validate<Record<string, unknown>>(operation.input, rawInput)
   if (!operation.checksEachCall) {
     const properties = operation.input.properties as Record<string, { writeOnly?: boolean }>
@@ -42,6 +63,11 @@ async function run(operation: AnyOperation, rawInput: unknown, { timeBudgetMs = 
       assertSafeValue(value, field, { checkText: !operation.allowLoneSurrogates, secret: properties[field]?.writeOnly === true })
     }
   }
+  return input
+}
+
+async function run(operation: AnyOperation, rawInput: unknown, { timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions, output: OperationOutput) {
+  const input = checkedInput(operation, rawInput)
   if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
   const result = await operation.run(input, { timeBudgetMs })
   return output === 'json' ? JSON.stringify(result) : result

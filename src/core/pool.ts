@@ -100,12 +100,11 @@ const operationPool = createWorkerPool(new URL('./worker.ts', import.meta.url))
 /** What a worker sends back: the result as it is, or its JSON text in UTF-8 bytes. */
 export type OperationOutput = 'value' | 'json'
 
-/** The task `worker.ts` answers: an operation of the registry, by name, on an input already validated. */
-export interface OperationTask {
-  operation: string
-  input: Record<string, unknown>
-  output: OperationOutput
-}
+/**
+ * The task `worker.ts` answers: an operation of the registry, by name, on an input already checked,
+ * or on a request body still in bytes, which the worker parses and checks itself.
+ */
+export type OperationTask = { operation: string; output: OperationOutput } & ({ input: Record<string, unknown> } | { body: Uint8Array })
 
 /** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
 export function runOperationInWorker(task: OperationTask, timeBudgetMs: number): Promise<unknown> {

@@ -1,6 +1,8 @@
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { operationsByName } from '../operations/index.ts'
+import { checkedInput } from './execute.ts'
+import { parseJsonBody } from './json-body.ts'
 import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { settle, type OperationTask, type WorkerOutcome } from './pool.ts'
 
@@ -24,14 +26,16 @@ const utf8 = new TextEncoder()
 
 /**
  * The worker-thread entry of the operation pool: runs an operation of the registry on an input that
- * `execute` has already validated and defaulted on the main thread, so only `run` happens here.
+ * `execute` has already checked on the main thread, or on a body it parses and checks here first.
  * Asked for JSON, it serializes the result here and moves the bytes to the main thread: their
  * memory changes owner, nothing is copied.
  */
-export default async function runOperation({ operation, input, output }: OperationTask): Promise<WorkerOutcome> {
+export default async function runOperation(task: OperationTask): Promise<WorkerOutcome> {
+  const { operation, output } = task
   const outcome = await settle(async () => {
     const definition = operationsByName.get(operation)
     if (!definition) throw new Error(`No operation named '${operation}' in the registry`)
+    const input = 'body' in task ? checkedInput(definition, parseJsonBody(task.body)) : task.input
     const result = await definition.run(input)
     // TextEncoder gives the bytes an ArrayBuffer of their own; a Buffer could share Node's pool.
     return output === 'json' ? utf8.encode(JSON.stringify(result)) : result

@@ -6,14 +6,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { DEFAULT_CONFIG, type Config } from '../core/config.ts'
 import { DevutilsError, validationError } from '../core/errors.ts'
-import { executeToJson, type JsonData } from '../core/execute.ts'
+import { executeBodyToJson, executeToJson, type JsonData } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
 import { servedOperations } from '../core/workflows.ts'
 import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
-import { emptyBody, parseJsonBody } from './json-body.ts'
+import { bodyBytes, checkCharset } from './json-body.ts'
 import { bufferedStandardOutput, deferredChildLogger, registerObservability, type LogStream } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
 import { API_PREFIX, catalogue } from '../core/catalogue.ts'
@@ -78,9 +78,12 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
 
   app.removeAllContentTypeParsers()
+  // Bodies stay bytes here: each route parses its own (bodyBytes, parseJsonBody), so that a heavy
+  // operation can hand a large body to a worker thread without parsing it on the event loop.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, parseJsonBody(request, body as Buffer))
+      checkCharset(request)
+      done(null, body)
     } catch (error) {
       done(error as Error, undefined)
     }
@@ -187,13 +190,13 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
 function registerOperation(app: FastifyInstance, operation: AnyOperation, { timeBudgetMs }: Config) {
   const path = `${API_PREFIX}/${operation.name}`
   app.post(path, { schema: postRouteSchema(operation) }, async (request, reply) => {
-    if (request.body === undefined) throw emptyBody()
+    const body = bodyBytes(request)
     const queryFields = Object.keys(request.query as object)
     if (queryFields.length > 0) {
       // A field in the query string of a POST would otherwise be silently ignored.
       throw validationError(queryFields[0], 'was sent in the query string, which a POST does not read; send it in the JSON body')
     }
-    return sendSuccess(request, reply, await executeToJson(operation, request.body, { timeBudgetMs }))
+    return sendSuccess(request, reply, await executeBodyToJson(operation, body, { timeBudgetMs }))
   })
   if (operation.allowGet) {
     app.get(path, { schema: getRouteSchema(operation) }, async (request, reply) => {

@@ -3,7 +3,8 @@ import { toWebRequest } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../core/config.ts'
-import { emptyBody } from '../http/json-body.ts'
+import { parseJsonBody } from '../core/json-body.ts'
+import { bodyBytes } from '../http/json-body.ts'
 import { createMcpServer } from './server.ts'
 
 export const MCP_PATH = '/mcp'
@@ -38,14 +39,14 @@ export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config)
       },
     },
     async (request, reply) => {
-      if (request.body === undefined) throw emptyBody()
+      const body = parseJsonBody(bodyBytes(request))
       // As the SDK's own Node adapter does: a client that goes away aborts the exchange.
       const abort = new AbortController()
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) abort.abort()
       })
-      const webRequest = await toWebRequest(request.raw, request.body, { signal: abort.signal })
-      return handler.fetch(webRequest, { parsedBody: request.body })
+      const webRequest = await toWebRequest(request.raw, body, { signal: abort.signal })
+      return handler.fetch(webRequest, { parsedBody: body })
     },
   )
 }
