@@ -205,6 +205,9 @@ describe('headers on every response', () => {
     assert.equal(preflight.statusCode, 204)
     assert.equal(preflight.headers['access-control-allow-origin'], '*')
     assert.match(String(preflight.headers['access-control-allow-methods']), /POST/)
+    assert.equal(preflight.headers['content-length'], '0')
+    assert.equal(preflight.headers['ratelimit-limit'], undefined, 'a preflight is not counted by the rate limiter')
+    assert.ok(simple.headers['ratelimit-limit'], 'the request it precedes is')
   })
 })
 

@@ -1,9 +1,9 @@
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
+import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { operationsByName } from '../operations/index.ts'
 import { checkedInput } from './execute.ts'
 import { parseJsonBody } from './json-body.ts'
-import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { settle, type OperationTask, type WorkerOutcome } from './pool.ts'
 
 /**
