@@ -49,7 +49,7 @@ export const WHOLE_BODY_OFFLOAD_BYTES = 64 * 1024
  */
 export function executeBodyToJson(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): Promise<JsonData> {
   if (operation.offload && body.byteLength > WHOLE_BODY_OFFLOAD_BYTES) {
-    return runOperationInWorker({ operation: operation.name, body, output: 'json' }, options.timeBudgetMs ?? DEFAULT_CONFIG.timeBudgetMs) as Promise<JsonData>
+    return runOperationInWorker({ operation: operation.name, body, output: 'json' }, timeBudgetOf(options)) as Promise<JsonData>
   }
   return executeToJson(operation, parseJsonBody(body), options)
 }
@@ -66,7 +66,10 @@ export function checkedInput(operation: AnyOperation, rawInput: unknown): Record
   return input
 }
 
-async function run(operation: AnyOperation, rawInput: unknown, { timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions, output: OperationOutput) {
+const timeBudgetOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions) => timeBudgetMs
+
+async function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput) {
+  const timeBudgetMs = timeBudgetOf(options)
   const input = checkedInput(operation, rawInput)
   if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
   const result = await operation.run(input, { timeBudgetMs })
