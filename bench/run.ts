@@ -211,16 +211,6 @@ async function convert(bench: Bench, { service }: Servers) {
   table(['workload', 'req/s', 'input MB/s', 'p50 ms', 'p99 ms', 'server CPU ms/req'], rows)
 }
 
-/** Waits (up to 10 s) until the server uses less than a tenth of a core over a quarter of a second. */
-async function untilIdle(server: Server) {
-  const deadline = performance.now() + 10_000
-  for (;;) {
-    const before = server.cpuSeconds()
-    await sleep(250)
-    if (server.cpuSeconds() - before < 0.025 || performance.now() > deadline) return
-  }
-}
-
 async function isolation(bench: Bench, heavyLoader: LoadGenerator, { service }: Servers) {
   progress('isolation')
   const seconds = Math.max(2, PLAN.secondsPerRound)
@@ -236,12 +226,12 @@ async function isolation(bench: Bench, heavyLoader: LoadGenerator, { service }: 
     const heavyResult = (await running).result
     heavyPerSecond += heavyResult.ok / heavyResult.seconds / PLAN.rounds
     // The load generator stops sending, but conversions already sent still run: the next probe alone must not meet them.
-    await untilIdle(service)
+    await service.untilIdle()
     return result
   }
   const probeAlone = async () => (await bench.run(service, probe, 'small base64 probe')).result
   await bench.run(service, { ...heavy, amount: 2 * CONVERT_CONNECTIONS }, 'heavy CSV/YAML (warm-up)', heavyLoader)
-  await untilIdle(service)
+  await service.untilIdle()
   await bench.run(service, { ...probe, seconds: PLAN.warmupSeconds }, 'small base64 probe (warm-up)')
   const summary = (result: LoadResult) => [result.latencyMs.p50, result.latencyMs.p99, result.latencyMs.max]
   for (let round = 0; round < PLAN.rounds; round++) {

@@ -19,6 +19,8 @@ export interface Server {
   url: string
   /** CPU seconds used so far by the server: its process, its threads and its child processes. */
   cpuSeconds(): number
+  /** Waits (up to `IDLE_TIMEOUT_MS`) until the server uses less than a tenth of a core over a quarter of a second. */
+  untilIdle(): Promise<void>
   /** Empties the server's log file between runs, so that a long bench does not fill the disk. */
   truncateLog(): void
   /** The last few log lines at level warn or above, and any line that is not pino's JSON (a crash's stack trace). */
@@ -39,10 +41,13 @@ export interface ServerOptions {
 }
 
 const STARTUP_TIMEOUT_MS = 120_000
+const IDLE_TIMEOUT_MS = 10_000
 const STOP_TIMEOUT_MS = 20_000
 
 /**
- * Starts a server process on a free port and waits until it is ready. Its standard output and error
+ * Starts a server process on a free port and waits until it is ready and has settled: a server
+ * answers /health before its worker threads have loaded, and a request sent while the servers
+ * started beside it still load theirs competes with them for the cores. Its standard output and error
  * go to a file opened for appending, as a production log would (the log lines are part of the
  * measured cost), so the bench process spends no CPU reading them.
  */
@@ -78,10 +83,21 @@ export async function startServer({ label, script, env = {}, nodeOptions = [], l
     if (listening >= listeningLines && (await answersHealth(url))) break
     await sleep(100)
   }
+  const cpuSeconds = () => processTreeCpuSeconds(child.pid!)
+  const untilIdle = async () => {
+    const idleDeadline = performance.now() + IDLE_TIMEOUT_MS
+    for (;;) {
+      const before = cpuSeconds()
+      await sleep(250)
+      if (cpuSeconds() - before < 0.025 || performance.now() > idleDeadline) return
+    }
+  }
+  await untilIdle()
   return {
     label,
     url,
-    cpuSeconds: () => processTreeCpuSeconds(child.pid!),
+    cpuSeconds,
+    untilIdle,
     truncateLog: () => truncateSync(logPath, 0),
     problems: () =>
       readFileSync(logPath, 'utf8')
