@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { CONFIG_VARIABLES, flagOf, loadConfig, type Config } from './core/config.ts'
 import { closeWorkerPool, startWorkerPool } from './core/pool.ts'
+import { lowerBackgroundThreadsPriority } from './core/priority.ts'
 import { buildApp } from './http/app.ts'
 
 /**
@@ -14,6 +15,7 @@ export async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config })
   await app.listen({ port: config.port, host: config.host })
   startWorkerPool()
+  lowerBackgroundThreadsPriority()
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return

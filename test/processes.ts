@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 
@@ -20,6 +21,14 @@ export interface Spawned {
   child: ChildProcess
   output: () => string
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** The niceness of each thread of a process (Linux): field 19 of /proc/<pid>/task/<tid>/stat, counted after the command's closing parenthesis. */
+export function threadNiceness(pid: number | 'self'): Array<{ threadId: number; nice: number }> {
+  return readdirSync(`/proc/${pid}/task`).map((threadId) => {
+    const stat = readFileSync(`/proc/${pid}/task/${threadId}/stat`, 'utf8')
+    return { threadId: Number(threadId), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) }
+  })
 }
 
 /** Spawns a process and resolves once its output matches `ready` (or rejects after `timeoutMs`). */

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis'
 import { buildApp } from '../src/http/app.ts'
 import { memoryStore, redisStore } from '../src/http/rate-limit.ts'
 import { buildTestApp, post } from './helpers.ts'
-import { startRedis, startService, type Spawned } from './processes.ts'
+import { startRedis, startService, threadNiceness, type Spawned } from './processes.ts'
 
 const json = { 'content-type': 'application/json' }
 
@@ -276,6 +276,23 @@ function rawRequest(port: number, text: string) {
   const response = new Promise<string>((resolve) => socket.on('close', () => resolve(received)))
   return { socket, response, received: () => received }
 }
+
+describe('thread priorities of a real process', () => {
+  test('the event loop keeps its priority; V8’s platform threads, which collect the workers’ garbage, and the worker run below it (Linux)', { skip: process.platform !== 'linux' && 'thread niceness is read from /proc' }, async () => {
+    const service = await startService()
+    try {
+      const pid = service.child.pid!
+      const lowered = () => threadNiceness(pid).filter(({ threadId, nice }) => threadId !== pid && nice === 10)
+      for (const deadline = Date.now() + 10_000; lowered().length < 5 && Date.now() < deadline; ) await sleep(50)
+      const threads = threadNiceness(pid)
+      assert.equal(threads.find(({ threadId }) => threadId === pid)?.nice, 0, 'the event loop keeps its priority')
+      assert.ok(lowered().length >= 5, `V8's four platform threads and the worker thread run at niceness 10: ${JSON.stringify(threads)}`)
+    } finally {
+      service.child.kill('SIGTERM')
+      await service.exited
+    }
+  })
+})
 
 describe('graceful shutdown of a real process', () => {
   test('on SIGTERM, /ready turns false, the request in flight finishes, then the process exits 0', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { after, describe, test } from 'node:test'
@@ -12,6 +11,7 @@ import { hash } from '../src/operations/hash.ts'
 import { expectRefusal, type ExpectedRefusal } from './expect.ts'
 import type { PoolTestTask } from './fixtures/pool-worker.ts'
 import { buildTestApp, post } from './helpers.ts'
+import { threadNiceness } from './processes.ts'
 
 const pool = createWorkerPool(new URL('./fixtures/pool-worker.ts', import.meta.url))
 const runTask = (task: PoolTestTask, timeBudgetMs = 5000) => pool.run(task, timeBudgetMs)
@@ -71,9 +71,8 @@ describe('the worker pool', () => {
 describe('heavy operations through execute and HTTP', () => {
   test('heavy work runs at a lower priority than the event loop (Linux), so small requests are answered first', { skip: process.platform !== 'linux' && 'thread niceness is read from /proc' }, async () => {
     await execute(csvJson, { input: bigCsv }, { timeBudgetMs: 60_000 })
-    const niceness = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-    const threads = readdirSync('/proc/self/task').map((tid) => ({ tid: Number(tid), nice: niceness(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')) }))
-    assert.equal(threads.find(({ tid }) => tid === process.pid)?.nice, 0, 'the main thread keeps its priority')
+    const threads = threadNiceness('self')
+    assert.equal(threads.find(({ threadId }) => threadId === process.pid)?.nice, 0, 'the main thread keeps its priority')
     assert.ok(threads.some(({ nice }) => nice === 10), `a worker thread runs at niceness 10: ${JSON.stringify(threads)}`)
   })
   test('a heavy input past the budget is 503 TIMEOUT with Retry-After; within it, the same answer as in process', async () => {

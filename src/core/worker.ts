@@ -1,25 +1,10 @@
-import { readlinkSync } from 'node:fs'
-import { setPriority } from 'node:os'
 import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { operationsByName } from '../operations/index.ts'
 import { checkedInput } from './execute.ts'
 import { parseJsonBody } from './json-body.ts'
 import { settle, type OperationTask, type WorkerOutcome } from './pool.ts'
+import { lowerThisThreadsPriority } from './priority.ts'
 
-/**
- * Heavy work yields the CPU to the event loop: where both want the same core, small requests are
- * answered first and the conversion waits, which keeps their latency steady (CONTRACT.md §4).
- * Linux lets a thread's niceness be set through its thread id, read from /proc/thread-self
- * ("<pid>/task/<tid>"); elsewhere the thread keeps the process's priority.
- */
-const LOWER_PRIORITY = 10
-function lowerThisThreadsPriority() {
-  try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), LOWER_PRIORITY)
-  } catch {
-    // Not Linux, or not allowed: the work still runs, at the usual priority.
-  }
-}
 lowerThisThreadsPriority()
 
 const utf8 = new TextEncoder()
