@@ -10,18 +10,21 @@ import { getPriority, setPriority } from 'node:os'
 const NICENESS_BELOW_EVENT_LOOP = 10
 const LOWEST_PRIORITY = 19
 
-function lowerPriorityOf(threadId: number) {
-  try {
-    setPriority(threadId, Math.min(LOWEST_PRIORITY, getPriority(process.pid) + NICENESS_BELOW_EVENT_LOOP))
-  } catch {
-    // Not Linux, or not allowed: the thread keeps the process's priority.
+function lowerPriorityOf(threadIds: number[]) {
+  const niceness = Math.min(LOWEST_PRIORITY, getPriority(process.pid) + NICENESS_BELOW_EVENT_LOOP)
+  for (const threadId of threadIds) {
+    try {
+      setPriority(threadId, niceness)
+    } catch {
+      // Not Linux, or not allowed: the thread keeps the process's priority.
+    }
   }
 }
 
 /** For a worker thread as it starts: its thread id ends /proc/thread-self ("<pid>/task/<tid>"). */
 export function lowerThisThreadsPriority(): void {
   try {
-    lowerPriorityOf(Number(readlinkSync('/proc/thread-self').split('/').pop()))
+    lowerPriorityOf([Number(readlinkSync('/proc/thread-self').split('/').pop())])
   } catch {
     // No /proc: not Linux.
   }
@@ -36,7 +39,7 @@ export function lowerThisThreadsPriority(): void {
  */
 export function lowerBackgroundThreadsPriority(): void {
   try {
-    for (const threadId of readdirSync('/proc/self/task').map(Number)) if (threadId !== process.pid) lowerPriorityOf(threadId)
+    lowerPriorityOf(readdirSync('/proc/self/task').map(Number).filter((threadId) => threadId !== process.pid))
   } catch {
     // No /proc: not Linux.
   }

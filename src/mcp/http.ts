@@ -1,9 +1,9 @@
-import { describeDefect } from '../http/errors.ts'
 import { toWebRequest } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../core/config.ts'
 import { parseJsonBody } from '../core/json-body.ts'
+import { describeDefect } from '../http/errors.ts'
 import { bodyBytes } from '../http/json-body.ts'
 import { createMcpServer } from './server.ts'
 
