@@ -13,11 +13,11 @@ app.post('/api/v1/base64', (request, reply) => {
   const input = (request.body as { input?: unknown } | null)?.input
   const meta = () => ({ processingTime: Math.round((performance.now() - startedAt) * 1000) / 1000, requestId: request.id })
   reply.header('x-request-id', request.id)
-  if (typeof input !== 'string') return reply.code(400).send({ success: false, error: { code: 'VALIDATION_ERROR', message: 'input must be a string' }, meta: meta() })
+  if (typeof input !== 'string')
+    return reply.code(400).send({ success: false, error: { code: 'VALIDATION_ERROR', message: 'input must be a string' }, meta: meta() })
   return reply.send({ success: true, data: { result: Buffer.from(input, 'utf8').toString('base64'), action: 'encode' }, meta: meta() })
 })
 app.get('/health', (_request, reply) => reply.send({ success: true, data: { status: 'ok' } }))
 
 await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' })
 process.once('SIGTERM', () => app.close().then(() => process.exit(0)))
-

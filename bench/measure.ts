@@ -106,4 +106,10 @@ export class Bench {
 export const closed = (requests: readonly RequestSpec[], connections: number): Load => ({ kind: 'closed', requests, connections, seconds: 0 })
 
 /** Open-loop load: `perSecond` requests a second on an even schedule, whatever the server's speed. */
-export const paced = (requests: readonly RequestSpec[], connections: number, perSecond: number): Load => ({ kind: 'paced', requests, connections, perSecond, seconds: 0 })
+export const paced = (requests: readonly RequestSpec[], connections: number, perSecond: number): Load => ({
+  kind: 'paced',
+  requests,
+  connections,
+  perSecond,
+  seconds: 0,
+})

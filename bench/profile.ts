@@ -36,7 +36,8 @@ function fileOf(url: string): string {
  * Samples of a thread that waits without using the CPU. V8 samples a thread blocked in
  * Atomics.wait as if it ran JavaScript: piscina's idle worker threads wait that way.
  */
-const isIdle = (frame: { functionName: string; url: string }) => frame.functionName === '(idle)' || (frame.functionName === 'atomicsWaitLoop' && frame.url.includes('/piscina/'))
+const isIdle = (frame: { functionName: string; url: string }) =>
+  frame.functionName === '(idle)' || (frame.functionName === 'atomicsWaitLoop' && frame.url.includes('/piscina/'))
 
 /** Code of a package or of the project, as opposed to Node.js internals, V8 builtins and native code. */
 const isOwnCode = (url: string) => /node_modules\/|\/(?:src|bench)\//.test(url)
@@ -86,7 +87,10 @@ function summarize(file: string, window: Window): Summary {
     byFunction.set(name, (byFunction.get(name) ?? 0) + duration)
   }
   const top = (map: Map<string, number>, count: number) =>
-    [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, us]): [string, number] => [name, us / 1000])
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, us]): [string, number] => [name, us / 1000])
   return { file, busyMs: busyUs / 1000, groups: top(byGroup, 15), causes: top(byCause, 15), functions: top(byFunction, 20) }
 }
 
@@ -97,10 +101,13 @@ function summarize(file: string, window: Window): Summary {
  */
 export function summarizeProfiles(dir: string, window: Window, requests: number): string {
   const lines: string[] = []
-  for (const name of readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((file) => file.endsWith('.cpuprofile'))
+    .sort()) {
     const summary = summarize(join(dir, name), window)
     if (summary.busyMs < 1) continue
-    const share = (ms: number) => `${((ms / summary.busyMs) * 100).toFixed(1).padStart(5)} %  ${((ms * 1000) / Math.max(1, requests)).toFixed(1).padStart(7)} µs/req`
+    const share = (ms: number) =>
+      `${((ms / summary.busyMs) * 100).toFixed(1).padStart(5)} %  ${((ms * 1000) / Math.max(1, requests)).toFixed(1).padStart(7)} µs/req`
     lines.push(`  ${name}: ${summary.busyMs.toFixed(0)} ms busy, ${((summary.busyMs * 1000) / Math.max(1, requests)).toFixed(1)} µs per request`)
     lines.push('    by the package or file that spent it (Node.js internals and native code counted to their caller):')
     for (const [cause, ms] of summary.causes) lines.push(`      ${share(ms)}  ${cause}`)

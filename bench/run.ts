@@ -13,11 +13,11 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
-import { LoadGenerator, type Load, type LoadResult } from './load.ts'
-import { Bench, closed, median, paced, type Measurement, type Plan } from './measure.ts'
+import { type Load, LoadGenerator, type LoadResult } from './load.ts'
+import { Bench, closed, type Measurement, median, type Plan, paced } from './measure.ts'
 import { nowUs, summarizeProfiles } from './profile.ts'
-import { BENCH_RATE_LIMIT_MAX, startServer, type Server } from './servers.ts'
-import { bodyBytes, csvOfBodySize, decimalDigits, KiB, MiB, SMALL, textOfBodySize, yamlMap, yamlOfBodySize, type RequestSpec } from './workloads.ts'
+import { BENCH_RATE_LIMIT_MAX, type Server, startServer } from './servers.ts'
+import { bodyBytes, csvOfBodySize, decimalDigits, KiB, MiB, type RequestSpec, SMALL, textOfBodySize, yamlMap, yamlOfBodySize } from './workloads.ts'
 
 const SECTIONS = ['small', 'large', 'convert', 'isolation', 'scaling', 'growth'] as const
 type Section = (typeof SECTIONS)[number]
@@ -65,7 +65,8 @@ const count = (n: number) => Math.round(n).toLocaleString('en-US')
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0))
 const us = (seconds: number) => (seconds * 1e6 < 100 ? (seconds * 1e6).toFixed(1) : count(seconds * 1e6))
 const times = (ratio: number) => `${ratio.toFixed(2)}×`
-const size = (bytes: number) => (bytes >= MiB ? `${(bytes / MiB).toFixed(bytes % MiB === 0 ? 0 : 2)} MiB` : `${(bytes / KiB).toFixed(bytes % KiB === 0 ? 0 : 1)} KiB`)
+const size = (bytes: number) =>
+  bytes >= MiB ? `${(bytes / MiB).toFixed(bytes % MiB === 0 ? 0 : 2)} MiB` : `${(bytes / KiB).toFixed(bytes % KiB === 0 ? 0 : 1)} KiB`
 const mbps = (bytes: number, perSecond: number) => `${((bytes * perSecond) / 1e6).toFixed(1)} MB/s`
 const percentOfCores = (cpuSeconds: number, seconds: number) => `${((cpuSeconds / (seconds * CORES)) * 100).toFixed(0)} %`
 
@@ -96,10 +97,22 @@ interface Servers {
 
 async function small(bench: Bench, { service, serviceWarn, fastify, baseline }: Servers) {
   progress('small requests')
-  const [info, warn, framework, bare] = await bench.compare('small base64', [service, serviceWarn, fastify, baseline], closed([SMALL.base64], SMALL_CONNECTIONS))
-  const [steadyInfo, steadyFramework, steadyBare] = await bench.compare('small base64, steady rate', [service, fastify, baseline], paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE))
+  const [info, warn, framework, bare] = await bench.compare(
+    'small base64',
+    [service, serviceWarn, fastify, baseline],
+    closed([SMALL.base64], SMALL_CONNECTIONS),
+  )
+  const [steadyInfo, steadyFramework, steadyBare] = await bench.compare(
+    'small base64, steady rate',
+    [service, fastify, baseline],
+    paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE),
+  )
   const others: Array<[string, Measurement]> = []
-  for (const [name, request] of [['uuid', SMALL.uuid], ['base-convert', SMALL.baseConvert], ['catalogue (GET /api/v1)', SMALL.catalogue]] as const) {
+  for (const [name, request] of [
+    ['uuid', SMALL.uuid],
+    ['base-convert', SMALL.baseConvert],
+    ['catalogue (GET /api/v1)', SMALL.catalogue],
+  ] as const) {
     const [measurement] = await bench.compare(name, [service], closed([request], SMALL_CONNECTIONS))
     others.push([name, measurement])
   }
@@ -128,7 +141,12 @@ async function small(bench: Bench, { service, serviceWarn, fastify, baseline }: 
   )
   const cpuTarget = (load: string, mine: Measurement, reference: Measurement, extra = '') => {
     const ratio = mine.cpuPerRequest / reference.cpuPerRequest
-    target(`server CPU per small request, ${load}`, '≤ 1.25× bare node:http', `${times(ratio)}${ratioRange(mine.cpuPerResponse, reference.cpuPerResponse)}${extra}`, ratio <= 1.25)
+    target(
+      `server CPU per small request, ${load}`,
+      '≤ 1.25× bare node:http',
+      `${times(ratio)}${ratioRange(mine.cpuPerResponse, reference.cpuPerResponse)}${extra}`,
+      ratio <= 1.25,
+    )
   }
   const framed = (frameworkRun: Measurement, reference: Measurement) => `; Fastify alone: ${times(frameworkRun.cpuPerRequest / reference.cpuPerRequest)}`
   cpuTarget('closed loop', info, bare, `; ${times(warn.cpuPerRequest / bare.cpuPerRequest)} with LOG_LEVEL=warn${framed(framework, bare)}`)
@@ -153,7 +171,12 @@ const inputOf = (request: RequestSpec) => (JSON.parse(request.body!) as { input:
 async function large(bench: Bench, { service, baseline }: Servers) {
   progress('large requests')
   const workloads = [
-    { name: 'sha256, 64 KiB', request: LARGE.sha256_64k, work: (input: string) => createHash('sha256').update(input, 'utf8').digest('hex'), reference: 'crypto' },
+    {
+      name: 'sha256, 64 KiB',
+      request: LARGE.sha256_64k,
+      work: (input: string) => createHash('sha256').update(input, 'utf8').digest('hex'),
+      reference: 'crypto',
+    },
     { name: 'sha256, 1 MiB', request: LARGE.sha256_1m, work: (input: string) => createHash('sha256').update(input, 'utf8').digest('hex'), reference: 'crypto' },
     { name: 'base64, 1 MiB', request: LARGE.base64_1m, work: (input: string) => Buffer.from(input, 'utf8').toString('base64'), reference: 'Buffer' },
   ]
@@ -176,7 +199,10 @@ async function large(bench: Bench, { service, baseline }: Servers) {
       `${count(inProcess)}/s (${mbps(bytes, inProcess)}, ${reference})`,
     ])
     if (name.includes('1 MiB')) {
-      const throughput = `${times(ratio)}${ratioRange(mine.rounds.map((r) => r.ok / r.seconds), bare.rounds.map((r) => r.ok / r.seconds))}`
+      const throughput = `${times(ratio)}${ratioRange(
+        mine.rounds.map((r) => r.ok / r.seconds),
+        bare.rounds.map((r) => r.ok / r.seconds),
+      )}`
       const efficiency = `server CPU per request, bare ÷ service: ${times(bare.cpuPerRequest / mine.cpuPerRequest)}`
       target(`${name} throughput`, '≥ 0.8× bare node:http', `${throughput}; ${efficiency}`, ratio >= 0.8)
     }
@@ -202,9 +228,19 @@ async function large(bench: Bench, { service, baseline }: Servers) {
 async function convert(bench: Bench, { service }: Servers) {
   progress('converters')
   const rows: string[][] = []
-  for (const [name, request] of [['csv-json', CONVERT.csv], ['yaml-json', CONVERT.yaml]] as const) {
+  for (const [name, request] of [
+    ['csv-json', CONVERT.csv],
+    ['yaml-json', CONVERT.yaml],
+  ] as const) {
     const [m] = await bench.compare(`${name} 256 KiB`, [service], closed([request], CONVERT_CONNECTIONS), true)
-    rows.push([`${name}, ${size(bodyBytes(request))}`, count(m.perSecond), mbps(bodyBytes(request), m.perSecond), ms(m.latency('p50')), ms(m.latency('p99')), ms(m.cpuPerRequest * 1000)])
+    rows.push([
+      `${name}, ${size(bodyBytes(request))}`,
+      count(m.perSecond),
+      mbps(bodyBytes(request), m.perSecond),
+      ms(m.latency('p50')),
+      ms(m.latency('p99')),
+      ms(m.cpuPerRequest * 1000),
+    ])
   }
   out(`### Converters (${CONVERT_CONNECTIONS} connections, closed loop; the work runs on the worker pool)`)
   out()
@@ -257,7 +293,12 @@ async function isolation(bench: Bench, heavyLoader: LoadGenerator, { service }: 
     ],
   )
   const ratio = column(loaded, 1) / column(alone, 1)
-  target('small-request p99 while heavy requests run', '≤ 2× the p99 without them', `${times(ratio)} (${ms(column(loaded, 1))} ms against ${ms(column(alone, 1))} ms)`, ratio <= 2)
+  target(
+    'small-request p99 while heavy requests run',
+    '≤ 2× the p99 without them',
+    `${times(ratio)} (${ms(column(loaded, 1))} ms against ${ms(column(alone, 1))} ms)`,
+    ratio <= 2,
+  )
 }
 
 async function scaling(bench: Bench, { service, serviceTwoWorkers }: Servers) {
@@ -319,10 +360,20 @@ async function growth(bench: Bench, { service }: Servers) {
     }
   }
   const map = await timeOneByOne(bench, service, yamlMap(YAML_MAP_KEYS), 'yaml-json 40,000-key map')
-  rows.push([`yaml-json, one map of ${count(YAML_MAP_KEYS)} keys`, size(bodyBytes(yamlMap(YAML_MAP_KEYS))), ms(map.p50), ms((map.cpuSeconds / map.requests) * 1000), '–', '–', String(map.requests)])
+  rows.push([
+    `yaml-json, one map of ${count(YAML_MAP_KEYS)} keys`,
+    size(bodyBytes(yamlMap(YAML_MAP_KEYS))),
+    ms(map.p50),
+    ms((map.cpuSeconds / map.requests) * 1000),
+    '–',
+    '–',
+    String(map.requests),
+  ])
   out('### Growth: one request at a time, time against input size')
   out()
-  out(`The growth exponent k in cost ∝ size^k from the row above: 1 is linear, 2 quadratic (CPU only where /proc measured at least ${MEASURABLE_CPU_SECONDS} s on both rows).`)
+  out(
+    `The growth exponent k in cost ∝ size^k from the row above: 1 is linear, 2 quadratic (CPU only where /proc measured at least ${MEASURABLE_CPU_SECONDS} s on both rows).`,
+  )
   out()
   table(['operation', 'input', 'latency p50 ms', 'server CPU ms/req', 'exponent (latency)', 'exponent (CPU)', 'requests'], rows)
   target(`yaml-json of a ${count(YAML_MAP_KEYS)}-key map`, '< 1 s', `${ms(map.p50)} ms (p50; max ${ms(map.max)} ms)`, map.p50 < 1000)
@@ -341,10 +392,16 @@ async function checkAnswers(bench: Bench, servers: Servers) {
       ...(request.body !== undefined && { body: request.body, headers: { 'content-type': 'application/json' } }),
     })
     const envelope = (await response.json()) as { success: boolean; data: unknown; error?: unknown }
-    if (response.status !== 200 || !envelope.success) throw new Error(`${request.method} ${request.path} on ${server.label}: HTTP ${response.status} ${JSON.stringify(envelope.error)}`)
+    if (response.status !== 200 || !envelope.success)
+      throw new Error(`${request.method} ${request.path} on ${server.label}: HTTP ${response.status} ${JSON.stringify(envelope.error)}`)
     return envelope.data
   }
-  const sha256 = (request: RequestSpec) => ({ result: createHash('sha256').update(inputOf(request), 'utf8').digest('hex'), algorithm: 'sha256', encoding: 'hex', bits: 256 })
+  const sha256 = (request: RequestSpec) => ({
+    result: createHash('sha256').update(inputOf(request), 'utf8').digest('hex'),
+    algorithm: 'sha256',
+    encoding: 'hex',
+    bits: 256,
+  })
   const base64 = (request: RequestSpec) => ({ result: Buffer.from(inputOf(request), 'utf8').toString('base64'), action: 'encode' })
   const paired: Array<[RequestSpec, unknown]> = [
     [SMALL.base64, base64(SMALL.base64)],
@@ -352,7 +409,17 @@ async function checkAnswers(bench: Bench, servers: Servers) {
     [LARGE.sha256_64k, sha256(LARGE.sha256_64k)],
     [LARGE.sha256_1m, sha256(LARGE.sha256_1m)],
   ]
-  const others = [SMALL.uuid, SMALL.baseConvert, SMALL.catalogue, CONVERT.csv, CONVERT.yaml, decimalDigits(BASE_CONVERT_DIGITS.at(-1)!), csvOfBodySize(MiB), yamlOfBodySize(MiB), yamlMap(YAML_MAP_KEYS)]
+  const others = [
+    SMALL.uuid,
+    SMALL.baseConvert,
+    SMALL.catalogue,
+    CONVERT.csv,
+    CONVERT.yaml,
+    decimalDigits(BASE_CONVERT_DIGITS.at(-1)!),
+    csvOfBodySize(MiB),
+    yamlOfBodySize(MiB),
+    yamlMap(YAML_MAP_KEYS),
+  ]
   try {
     for (const [request, expected] of paired) {
       deepStrictEqual(await call(servers.service, request), expected, `the service's answer to ${request.path} is wrong`)
@@ -393,7 +460,10 @@ async function profile(name: string, logDir: string) {
   const servers: Array<[string, Server]> = []
   try {
     const production: Record<string, string> = { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }
-    for (const [label, script, env] of [['service', 'src/server.ts', production] as const, ...workload.references.map(([label, script]) => [label, script, {}] as const)]) {
+    for (const [label, script, env] of [
+      ['service', 'src/server.ts', production] as const,
+      ...workload.references.map(([label, script]) => [label, script, {}] as const),
+    ]) {
       const dir = join(profileDir, label.replace(/\W+/g, '-'))
       mkdirSync(dir)
       servers.push([dir, await startServer({ label: `${label} (profiled)`, script, env, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${dir}`], logDir })])
@@ -440,9 +510,15 @@ async function main(): Promise<number> {
   out(`- command: \`npm run bench${process.argv.slice(2).length > 0 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\``)
   out(`- code: ${codeVersion()}`)
   out(`- machine: ${CORES} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`)
-  out(`- load average at the start: ${loadavg().map((n) => n.toFixed(2)).join(' ')}`)
+  out(
+    `- load average at the start: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  )
   out(`- load generator: autocannon 9 in a separate process; the isolation probe is a paced node:http client in that process`)
-  out(`- rounds: ${PLAN.rounds} × ${PLAN.secondsPerRound} s per server and workload, after ${PLAN.warmupSeconds} s of warm-up; servers alternate within each round`)
+  out(
+    `- rounds: ${PLAN.rounds} × ${PLAN.secondsPerRound} s per server and workload, after ${PLAN.warmupSeconds} s of warm-up; servers alternate within each round`,
+  )
   out()
   if (options.profile !== undefined) {
     const failures = await profile(options.profile, logDir)
@@ -493,7 +569,11 @@ async function main(): Promise<number> {
       targets.map((t) => [t.name, t.bar, t.measured, t.met ? 'met' : '**missed**']),
     )
   }
-  out(`- load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')}; took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`)
+  out(
+    `- load average at the end: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}; took ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s`,
+  )
   return report(bench.failures)
 }
 

@@ -6,7 +6,19 @@ import { freePort, ROOT } from '../test/processes.ts'
 import { processTreeCpuSeconds } from './procstat.ts'
 
 /** The settings of CONTRACT.md §5: none leaks in from the caller's environment, each server gets its own. */
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'WORKERS', 'BODY_LIMIT', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW', 'REDIS_URL', 'TRUST_PROXY', 'TIME_BUDGET_MS', 'REQUEST_TIMEOUT_MS', 'LOG_LEVEL']
+const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'WORKERS',
+  'BODY_LIMIT',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_WINDOW',
+  'REDIS_URL',
+  'TRUST_PROXY',
+  'TIME_BUDGET_MS',
+  'REQUEST_TIMEOUT_MS',
+  'LOG_LEVEL',
+]
 
 /**
  * Production configuration, with a rate limit that is on (every request pays for it) but far above

@@ -71,7 +71,8 @@ export function csvOfBodySize(bytes: number): RequestSpec {
     'csv-json',
     bytes,
     'id,name,email,amount,active,note\n',
-    (i) => `${i + 1},Customer ${i + 1},customer${i + 1}@example.com,${((i * 7919) % 100_000) / 100},${i % 3 === 0},"Note ${i + 1}, with a comma and ""quotes"""\n`,
+    (i) =>
+      `${i + 1},Customer ${i + 1},customer${i + 1}@example.com,${((i * 7919) % 100_000) / 100},${i % 3 === 0},"Note ${i + 1}, with a comma and ""quotes"""\n`,
   )
 }
 

@@ -2,7 +2,7 @@ import cluster from 'node:cluster'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
-import { CONFIG_VARIABLES, flagOf, loadConfig, type Config } from './core/config.ts'
+import { CONFIG_VARIABLES, type Config, flagOf, loadConfig } from './core/config.ts'
 import { closeWorkerPool, startWorkerPool } from './core/pool.ts'
 import { lowerBackgroundThreadsPriority } from './core/priority.ts'
 import { buildApp } from './http/app.ts'
@@ -23,10 +23,13 @@ export async function serve(config: Config): Promise<void> {
     app.readiness.ready = false
     app.log.info({ signal }, 'shutting down: finishing the requests in flight')
     // A request in flight has at most the time to arrive plus the time budget to finish.
-    setTimeout(() => {
-      app.log.error('requests still in flight after the shutdown deadline; exiting anyway')
-      process.exit(1)
-    }, config.requestTimeoutMs + config.timeBudgetMs + 1000).unref()
+    setTimeout(
+      () => {
+        app.log.error('requests still in flight after the shutdown deadline; exiting anyway')
+        process.exit(1)
+      },
+      config.requestTimeoutMs + config.timeBudgetMs + 1000,
+    ).unref()
     await app.close()
     await closeWorkerPool()
     app.log.info('shut down')
@@ -80,7 +83,9 @@ export function serveCluster(config: Config): void {
 export function configFromArgs(args: string[], env: NodeJS.ProcessEnv = process.env): Config {
   const options = Object.fromEntries(CONFIG_VARIABLES.map((variable) => [flagOf(variable), { type: 'string' as const }]))
   const { values } = parseArgs({ args, options, strict: true })
-  const overrides = Object.fromEntries(CONFIG_VARIABLES.filter((variable) => values[flagOf(variable)] !== undefined).map((variable) => [variable, values[flagOf(variable)]]))
+  const overrides = Object.fromEntries(
+    CONFIG_VARIABLES.filter((variable) => values[flagOf(variable)] !== undefined).map((variable) => [variable, values[flagOf(variable)]]),
+  )
   return loadConfig({ ...env, ...overrides })
 }
 

@@ -33,7 +33,10 @@ export function assertFits(observed: ReadonlyMap<string, number>, expected: Read
   for (const character of observed.keys()) assert.ok(expected.has(character), `unexpected character ${JSON.stringify(character)}`)
   const statistic = chiSquare(observed, expected)
   const critical = chiSquareCritical(expected.size - 1)
-  assert.ok(statistic < critical, `chi-square ${statistic.toFixed(1)} over ${expected.size - 1} degrees of freedom is above the 99.99th percentile ${critical.toFixed(1)}`)
+  assert.ok(
+    statistic < critical,
+    `chi-square ${statistic.toFixed(1)} over ${expected.size - 1} degrees of freedom is above the 99.99th percentile ${critical.toFixed(1)}`,
+  )
 }
 
 /** Expected counts when `total` characters are drawn uniformly from `alphabet`. */

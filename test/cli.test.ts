@@ -3,12 +3,12 @@ import { execFile, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { exampleArgs, operationHelp, shellQuote } from '../src/cli/help.ts'
 import { parseOperationArgs, UsageError } from '../src/cli/flags.ts'
+import { exampleArgs, operationHelp, shellQuote } from '../src/cli/help.ts'
+import { catalogue } from '../src/core/catalogue.ts'
 import { execute } from '../src/core/execute.ts'
 import { closeWorkerPool } from '../src/core/pool.ts'
 import { servedOperations } from '../src/core/workflows.ts'
-import { catalogue } from '../src/core/catalogue.ts'
 import { buildTestApp, post } from './helpers.ts'
 import { freePort, ROOT, spawnUntil } from './processes.ts'
 
@@ -186,7 +186,12 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
         if (stdout.includes('\n')) resolve(stdout.slice(0, stdout.indexOf('\n')))
       })
     })
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '1' } } }
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '1' } },
+    }
     child.stdin.write(`${JSON.stringify(initialize)}\n`)
     const response = JSON.parse(await firstLine)
     assert.equal(response.jsonrpc, '2.0')
@@ -237,7 +242,11 @@ describe('flags typed by the schema', () => {
     assert.deepEqual(parseOperationArgs(operation('base64'), ['--json', '--raw-stdin', '--help']), { fields: {}, json: true, rawStdin: true, help: true })
   })
 
-  const usage = (name: string, args: string[], message: RegExp) => assert.throws(() => parseOperationArgs(operation(name), args), (error: unknown) => error instanceof UsageError && message.test(error.message))
+  const usage = (name: string, args: string[], message: RegExp) =>
+    assert.throws(
+      () => parseOperationArgs(operation(name), args),
+      (error: unknown) => error instanceof UsageError && message.test(error.message),
+    )
 
   test('what cannot be read is a usage error that says why', () => {
     usage('password', ['--length', 'abc'], /^--length takes an integer from 4 to 1024, not 'abc'$/)
@@ -293,9 +302,7 @@ describe('help generated from the schemas', () => {
   test('shellQuote gives words a shell reads back as they were', async () => {
     const words = ['plain', 'two words', "it's", 'a\nb\r\tc', '$HOME `x` "q"', 'é ☃ \\', '', '--x=1']
     const script = `printf '%s\\0' ${words.map(shellQuote).join(' ')}`
-    const stdout = await new Promise<string>((resolve, reject) =>
-      execFile('bash', ['-c', script], (error, out) => (error ? reject(error) : resolve(out))),
-    )
+    const stdout = await new Promise<string>((resolve, reject) => execFile('bash', ['-c', script], (error, out) => (error ? reject(error) : resolve(out))))
     assert.deepEqual(stdout.split('\0').slice(0, -1), words)
   })
 })

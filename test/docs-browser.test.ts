@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { type Browser, chromium, type Page } from 'playwright-core'
 import { buildTestApp } from './helpers.ts'
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -30,7 +30,15 @@ describe('the docs page in headless Chromium, offline, under the service CSP', {
     // We run as root, where Chromium refuses its sandbox; the rest keeps it off the (closed) network.
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
     const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } })
     await context.route('**/*', (route) => {
@@ -42,7 +50,9 @@ describe('the docs page in headless Chromium, offline, under the service CSP', {
     // Chromium logs each violation to the console; the page's own event is a second witness that does
     // not depend on that wording.
     await context.addInitScript({
-      content: "document.addEventListener('securitypolicyviolation', (event) => console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI}`))",
+      content:
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the script is run in the browser, where the template is evaluated
+        "document.addEventListener('securitypolicyviolation', (event) => console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI}`))",
     })
     page = await context.newPage()
     page.on('console', (message) => {
@@ -74,13 +84,18 @@ describe('the docs page in headless Chromium, offline, under the service CSP', {
 
     const shown = operation.locator('.responses-wrapper .live-responses-table .response-col_description .microlight')
     await shown.first().waitFor()
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the text as shown, which is what is checked
     assert.match(await shown.first().innerText(), /"result":\s*"aGk="/)
     // From the operation's header down to the live response. Boxes are relative to the viewport and
     // the clip to the document, whose own box is offset by the scroll.
     const documentBox = (await page.locator('html').boundingBox())!
     const top = (await operation.boundingBox())!
     const bottom = (await operation.locator('.live-responses-table').boundingBox())!
-    await page.screenshot({ path: SCREENSHOT, fullPage: true, clip: { x: top.x, y: top.y - documentBox.y, width: top.width, height: bottom.y + bottom.height - top.y } })
+    await page.screenshot({
+      path: SCREENSHOT,
+      fullPage: true,
+      clip: { x: top.x, y: top.y - documentBox.y, width: top.width, height: bottom.y + bottom.height - top.y },
+    })
   })
 
   // Apart from the flow above, so that its diagnostics show even when a blocked script broke the flow.

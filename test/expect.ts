@@ -17,6 +17,7 @@ export interface ExpectedRefusal {
   /** Each key deep-compared with the same key of the error's details; other keys are not looked at. */
   details?: Record<string, unknown>
   /** Anything else: may assert, and fails the expectation by returning false. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a check that only asserts returns nothing
   check?: (error: Refusal) => boolean | void
 }
 

@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../src/http/app.ts'
 import type { Config } from '../src/core/config.ts'
+import { buildApp } from '../src/http/app.ts'
 import type { OverloadLimits } from '../src/http/protection.ts'
 
 /**
  * A quiet app for `inject` tests. Load shedding is off unless a test asks for it: a test process
  * on a busy 2-core machine lags often enough to be shed, which is right in production but noise here.
  */
-export function buildTestApp(config: Partial<Config> = {}, overload: OverloadLimits = { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 }): Promise<FastifyInstance> {
+export function buildTestApp(
+  config: Partial<Config> = {},
+  overload: OverloadLimits = { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 },
+): Promise<FastifyInstance> {
   return buildApp({ config: { logLevel: 'silent', ...config }, overload })
 }
 

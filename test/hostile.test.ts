@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import type { FastifyInstance } from 'fastify'
 import fc from 'fast-check'
+import type { FastifyInstance } from 'fastify'
 import { ERROR_STATUS } from '../src/core/errors.ts'
 import type { AnyOperation } from '../src/core/operation.ts'
 import { servedOperations } from '../src/core/workflows.ts'
@@ -52,13 +52,25 @@ describe('hostile input: every row of the error table, for every operation', () 
   after(() => app.close())
 
   const send = (operation: string, payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-    app.inject({ method: 'POST', url: `/api/v1/${operation}`, headers, payload: typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload) })
+    app.inject({
+      method: 'POST',
+      url: `/api/v1/${operation}`,
+      headers,
+      payload: typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload),
+    })
 
   for (const operation of servedOperations) {
     const valid = operation.examples[0].input as Record<string, unknown>
     describe(operation.name, () => {
       test('400 INVALID_JSON: malformed, empty, not UTF-8, prototype keys', async () => {
-        for (const payload of ['{', '', '{"a":1}}', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}']) {
+        for (const payload of [
+          '{',
+          '',
+          '{"a":1}}',
+          Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+          '{"__proto__":{"polluted":1}}',
+          '{"constructor":{"prototype":{"polluted":1}}}',
+        ]) {
           expectError(await send(operation.name, payload), 400, 'INVALID_JSON', `${operation.name} ${String(payload)}`)
         }
         assert.equal(({} as Record<string, unknown>).polluted, undefined)
@@ -71,14 +83,18 @@ describe('hostile input: every row of the error table, for every operation', () 
           const value = wrongValue(schema)
           if (value === undefined) continue
           const body = expectError(await send(operation.name, { ...valid, [field]: value }), 400, 'VALIDATION_ERROR', `${operation.name}.${field} wrong type`)
-          assert.ok((body.error!.details as Array<{ field: string }>).some((detail) => detail.field === field), `${operation.name}: the details name ${field}`)
+          assert.ok(
+            (body.error!.details as Array<{ field: string }>).some((detail) => detail.field === field),
+            `${operation.name}: the details name ${field}`,
+          )
         }
         for (const field of required(operation)) {
           const { [field]: _omitted, ...rest } = valid
           const body = expectError(await send(operation.name, rest), 400, 'VALIDATION_ERROR', `${operation.name} without ${field}`)
           assert.match(body.error!.message, new RegExp(`${field} is required`))
         }
-        for (const payload of ['[]', '"text"', '1', 'null', 'true']) expectError(await send(operation.name, payload), 400, 'VALIDATION_ERROR', `${operation.name} body ${payload}`)
+        for (const payload of ['[]', '"text"', '1', 'null', 'true'])
+          expectError(await send(operation.name, payload), 400, 'VALIDATION_ERROR', `${operation.name} body ${payload}`)
       })
 
       test('400 VALIDATION_ERROR: every bound, refused rather than clamped', async () => {
@@ -87,7 +103,11 @@ describe('hostile input: every row of the error table, for every operation', () 
           if (typeof schema.maximum === 'number') bounded.push(['above maximum', schema.maximum + 1])
           if (typeof schema.minimum === 'number') bounded.push(['below minimum', schema.minimum - 1])
           if (typeof schema.maxLength === 'number' && schema.maxLength <= 20_000) bounded.push(['too long', 'a'.repeat(schema.maxLength + 1)])
-          if (typeof schema.maxItems === 'number') bounded.push(['too many items', Array.from({ length: schema.maxItems + 1 }, () => valid[field] instanceof Array ? (valid[field] as unknown[])[0] : 'x')])
+          if (typeof schema.maxItems === 'number')
+            bounded.push([
+              'too many items',
+              Array.from({ length: schema.maxItems + 1 }, () => (Array.isArray(valid[field]) ? (valid[field] as unknown[])[0] : 'x')),
+            ])
           for (const [what, value] of bounded) {
             const body = expectError(await send(operation.name, { ...valid, [field]: value }), 400, 'VALIDATION_ERROR', `${operation.name}.${field} ${what}`)
             assert.ok((body.error!.details as Array<{ field: string }>).some((detail) => detail.field === field || detail.field.startsWith(`${field}[`)))
@@ -131,30 +151,76 @@ describe('hostile input: payloads built to hurt', () => {
 
   /** Sends a body given as a value, or as JSON text (deep values must be text: JSON.stringify recurses). */
   const send = (operation: string, body: unknown) =>
-    app.inject({ method: 'POST', url: `/api/v1/${operation}`, headers: { 'content-type': 'application/json' }, payload: body instanceof JsonText ? body.text : JSON.stringify(body) })
+    app.inject({
+      method: 'POST',
+      url: `/api/v1/${operation}`,
+      headers: { 'content-type': 'application/json' },
+      payload: body instanceof JsonText ? body.text : JSON.stringify(body),
+    })
 
   class JsonText {
     constructor(readonly text: string) {}
   }
   const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
-  const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)
+  const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
 
   const rows: Array<[name: string, operation: string, body: unknown, status: number, code: string]> = [
-    ['YAML alias bomb (billion laughs)', 'yaml-json', { input: ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`)].join('\n') }, 422, 'LIMIT_EXCEEDED'],
+    [
+      'YAML alias bomb (billion laughs)',
+      'yaml-json',
+      {
+        input: [
+          'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+          ...Array.from(
+            { length: 8 },
+            (_, i) =>
+              `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+          ),
+        ].join('\n'),
+      },
+      422,
+      'LIMIT_EXCEEDED',
+    ],
     ['YAML nested 5,000 flow sequences', 'yaml-json', { input: '['.repeat(5000) + ']'.repeat(5000) }, 422, 'LIMIT_EXCEEDED'],
-    ['YAML nested 5,000 flow maps', 'yaml-json', { input: '{a: '.repeat(5000) + '1' + '}'.repeat(5000) }, 422, 'LIMIT_EXCEEDED'],
-    ['YAML nested 300 block maps', 'yaml-json', { input: Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' 1' }, 422, 'LIMIT_EXCEEDED'],
+    ['YAML nested 5,000 flow maps', 'yaml-json', { input: `${'{a: '.repeat(5000)}1${'}'.repeat(5000)}` }, 422, 'LIMIT_EXCEEDED'],
+    [
+      'YAML nested 300 block maps',
+      'yaml-json',
+      { input: `${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')} 1` },
+      422,
+      'LIMIT_EXCEEDED',
+    ],
     ['YAML undefined alias', 'yaml-json', { input: 'a: *nowhere' }, 422, 'INVALID_INPUT'],
     ['YAML duplicate keys', 'yaml-json', { input: 'a: 1\na: 2' }, 422, 'INVALID_INPUT'],
     ['YAML executable tag', 'yaml-json', { input: 'a: !!js/function "function(){ return process.exit(1) }"' }, 200, ''],
     ['JSON nested 100,000 deep to jsonToYaml', 'yaml-json', new JsonText(`{"action":"jsonToYaml","input":${deepArray(100_000)}}`), 422, 'LIMIT_EXCEEDED'],
     ['JSON nested 101 deep to jsonToYaml', 'yaml-json', new JsonText(`{"action":"jsonToYaml","input":${deepObject(101)}}`), 422, 'LIMIT_EXCEEDED'],
     ['JSON nested 100,000 deep to jsonToCsv', 'csv-json', new JsonText(`{"action":"jsonToCsv","input":[{"a":${deepArray(100_000)}}]}`), 422, 'LIMIT_EXCEEDED'],
-    ['JSON nested 100,000 deep to the pipeline', 'pipeline', new JsonText(`{"input":${deepArray(100_000)},"steps":[{"operation":"yaml-json","action":"jsonToYaml"}]}`), 422, 'LIMIT_EXCEEDED'],
-    ['CSV that amplifies into huge JSON', 'csv-json', { input: `${Array.from({ length: 1000 }, (_, i) => `a_column_name_long_enough_to_be_repeated_in_every_row_${i}`).join(',')}\n${Array.from({ length: 600 }, () => ','.repeat(999)).join('\n')}` }, 422, 'LIMIT_EXCEEDED'],
+    [
+      'JSON nested 100,000 deep to the pipeline',
+      'pipeline',
+      new JsonText(`{"input":${deepArray(100_000)},"steps":[{"operation":"yaml-json","action":"jsonToYaml"}]}`),
+      422,
+      'LIMIT_EXCEEDED',
+    ],
+    [
+      'CSV that amplifies into huge JSON',
+      'csv-json',
+      {
+        input: `${Array.from({ length: 1000 }, (_, i) => `a_column_name_long_enough_to_be_repeated_in_every_row_${i}`).join(',')}\n${Array.from({ length: 600 }, () => ','.repeat(999)).join('\n')}`,
+      },
+      422,
+      'LIMIT_EXCEEDED',
+    ],
     ['CSV unclosed quote', 'csv-json', { input: 'a,b\n"1,2\n3,4' }, 422, 'INVALID_INPUT'],
     ['CSV __proto__ header is an ordinary key', 'csv-json', { input: '__proto__,constructor\n1,2' }, 200, ''],
-    ['morse of 1 MiB of zeros amplifies past the output limit', 'morse', { input: '0'.repeat(1_000_000), letterSeparator: '        ', dot: '........', dash: '--------' }, 422, 'LIMIT_EXCEEDED'],
+    [
+      'morse of 1 MiB of zeros amplifies past the output limit',
+      'morse',
+      { input: '0'.repeat(1_000_000), letterSeparator: '        ', dot: '........', dash: '--------' },
+      422,
+      'LIMIT_EXCEEDED',
+    ],
     ['base-convert of 10,001 digits', 'base-convert', { input: '9'.repeat(10_001) }, 422, 'LIMIT_EXCEEDED'],
     ['random-string length × count over the cap', 'random-string', { length: 4096, count: 1000 }, 400, 'VALIDATION_ERROR'],
     ['random-number unique past the range', 'random-number', { min: 1, max: 10, count: 11, unique: true }, 400, 'VALIDATION_ERROR'],
@@ -207,7 +273,12 @@ describe('hostile input: random bodies never produce a 5xx', () => {
       const body = fc.oneof(fc.dictionary(key, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }), fc.jsonValue({ maxDepth: 2 }))
       await fc.assert(
         fc.asyncProperty(body, async (randomBody) => {
-          const response = await app.inject({ method: 'POST', url: `/api/v1/${operation.name}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(randomBody) })
+          const response = await app.inject({
+            method: 'POST',
+            url: `/api/v1/${operation.name}`,
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify(randomBody),
+          })
           assertEnvelope(response, `${operation.name} ${JSON.stringify(randomBody).slice(0, 200)}`)
         }),
         { numRuns: 60 },
@@ -216,7 +287,12 @@ describe('hostile input: random bodies never produce a 5xx', () => {
       if (stringFields.length === 0) return
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...stringFields), fc.string({ unit: 'binary', maxLength: 64 }), async (field, text) => {
-          const response = await app.inject({ method: 'POST', url: `/api/v1/${operation.name}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ ...valid, [field]: text }) })
+          const response = await app.inject({
+            method: 'POST',
+            url: `/api/v1/${operation.name}`,
+            headers: { 'content-type': 'application/json' },
+            payload: JSON.stringify({ ...valid, [field]: text }),
+          })
           assertEnvelope(response, `${operation.name}.${field} = ${JSON.stringify(text)}`)
         }),
         { numRuns: 60 },

@@ -3,9 +3,9 @@ import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
-import { brokenOperation } from './fixtures/broken-operation.ts'
-import { buildTestApp, post, type Envelope } from './helpers.ts'
 import { buildApp } from '../src/http/app.ts'
+import { brokenOperation } from './fixtures/broken-operation.ts'
+import { buildTestApp, type Envelope, post } from './helpers.ts'
 
 function assertError(body: Envelope, code: string, message?: RegExp) {
   assert.equal(body.success, false)
@@ -29,7 +29,7 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     assert.deepEqual(Object.keys(body), ['success', 'data', 'meta'])
     assert.deepEqual(body.data, { result: 'aGk=', action: 'encode' })
     assert.ok(body.meta.processingTime >= 0 && body.meta.processingTime < 1000)
-    assert.equal(Number(body.meta.processingTime.toFixed(3)), body.meta.processingTime, "at most 3 decimals")
+    assert.equal(Number(body.meta.processingTime.toFixed(3)), body.meta.processingTime, 'at most 3 decimals')
     assert.equal(headers['x-request-id'], body.meta.requestId)
     assert.match(String(headers['content-type']), /^application\/json/)
   })
@@ -63,7 +63,12 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload: notUtf8 })
     assert.equal(response.statusCode, 400)
     assertError(response.json(), 'INVALID_JSON', /UTF-8/)
-    for (const payload of ['{"input":"a","__proto__":{"x":1}}', '{"input":"a","constructor":{"prototype":{"x":1}}}', '{"input":"a","\\u005f_proto__":{}}', '[{"a":[{"__proto__":1}]}]']) {
+    for (const payload of [
+      '{"input":"a","__proto__":{"x":1}}',
+      '{"input":"a","constructor":{"prototype":{"x":1}}}',
+      '{"input":"a","\\u005f_proto__":{}}',
+      '[{"a":[{"__proto__":1}]}]',
+    ]) {
       const { status, body } = await post(app, 'base64', payload)
       assert.equal(status, 400, payload)
       assertError(body, 'INVALID_JSON', /__proto__|prototype/)
@@ -88,7 +93,12 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
   })
 
   test('a field in the query string of a POST is refused, not silently ignored', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/v1/base64?action=decode', headers: { 'content-type': 'application/json' }, payload: '{"input":"eA=="}' })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/base64?action=decode',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"input":"eA=="}',
+    })
     assert.equal(response.statusCode, 400)
     assertError(response.json(), 'VALIDATION_ERROR', /action was sent in the query string/)
   })
@@ -184,7 +194,7 @@ describe('errors from a defect', () => {
     await app.close()
     const defect = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request failed')
     assert.equal(defect?.defect.type, 'Error', 'the defect is logged')
-    assert.equal(defect?.requestId, body.meta.requestId, 'through the request\'s own logger, which carries its id')
+    assert.equal(defect?.requestId, body.meta.requestId, "through the request's own logger, which carries its id")
     assert.doesNotMatch(lines.join(''), /secret internal detail/, 'but not its message, which may hold input')
   })
 })
@@ -240,7 +250,7 @@ describe('client errors written to the socket, through a real server', () => {
     const { response } = await trickle('NOT HTTP AT ALL\r\n\r\n', 0)
     assert.match(response, /^HTTP\/1\.1 400 /)
     const requestId = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(response)?.[1]
-    assert.equal(requestId, envelopeOf(response).meta.requestId, 'the X-Request-Id header is the envelope\'s id')
+    assert.equal(requestId, envelopeOf(response).meta.requestId, "the X-Request-Id header is the envelope's id")
     assert.match(response, /\r\nAccess-Control-Allow-Origin: \*\r\n/)
     assertError(envelopeOf(response), 'BAD_REQUEST')
   })

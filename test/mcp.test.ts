@@ -1,16 +1,16 @@
-import { DEFECT_MESSAGE, brokenOperation } from './fixtures/broken-operation.ts'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { after, before, describe, test } from 'node:test'
-import { Client, InMemoryTransport, StreamableHTTPClientTransport, type CallToolResult, type Transport } from '@modelcontextprotocol/client'
+import { fileURLToPath } from 'node:url'
+import { type CallToolResult, Client, InMemoryTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
 import { annotationsFor, createMcpServer, mcpTools } from '../src/mcp/server.ts'
 import { operations } from '../src/operations/index.ts'
+import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
 import { buildTestApp, post } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -95,7 +95,10 @@ for (const [transportName, makeTransport] of TRANSPORTS) {
       test('lists one tool per operation, plus the pipeline, with schemas and annotations', async () => {
         const { tools } = await client.listTools()
         assert.equal(tools.length, operations.length + 1)
-        assert.deepEqual(tools.map((tool) => tool.name), [...operations.map((operation) => operation.name), 'pipeline'])
+        assert.deepEqual(
+          tools.map((tool) => tool.name),
+          [...operations.map((operation) => operation.name), 'pipeline'],
+        )
         for (const operation of mcpTools) {
           const tool = tools.find((candidate) => candidate.name === operation.name)!
           assert.equal(tool.inputSchema.type, 'object')
@@ -107,7 +110,8 @@ for (const [transportName, makeTransport] of TRANSPORTS) {
           assert.deepEqual(tool.annotations, annotationsFor(operation), operation.name)
         }
         const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]))
-        for (const name of ['base64', 'hash', 'yaml-json', 'slug']) assert.deepEqual(hints[name], { readOnlyHint: true, idempotentHint: true, openWorldHint: false }, name)
+        for (const name of ['base64', 'hash', 'yaml-json', 'slug'])
+          assert.deepEqual(hints[name], { readOnlyHint: true, idempotentHint: true, openWorldHint: false }, name)
         for (const name of ['uuid', 'password', 'random-number', 'lorem-ipsum', 'timestamp', 'pipeline']) assert.equal(hints[name]?.idempotentHint, false, name)
       })
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -35,7 +35,9 @@ export function threadNiceness(pid: number | 'self'): Array<{ threadId: number; 
 export function spawnUntil(command: string, args: string[], ready: RegExp, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Spawned> {
   const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
@@ -69,6 +71,11 @@ export async function startService(env: NodeJS.ProcessEnv = {}): Promise<Spawned
 /** Starts a throw-away redis-server on a free port, with no persistence. */
 export async function startRedis(port?: number): Promise<Spawned & { port: number; url: string }> {
   const redisPort = port ?? (await freePort())
-  const spawned = await spawnUntil('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], /Ready to accept connections/, { timeoutMs: 20_000 })
+  const spawned = await spawnUntil(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    /Ready to accept connections/,
+    { timeoutMs: 20_000 },
+  )
   return { ...spawned, port: redisPort, url: `redis://127.0.0.1:${redisPort}` }
 }

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis'
 import { buildApp } from '../src/http/app.ts'
 import { memoryStore, redisStore } from '../src/http/rate-limit.ts'
 import { buildTestApp, post } from './helpers.ts'
-import { startRedis, startService, threadNiceness, type Spawned } from './processes.ts'
+import { type Spawned, startRedis, startService, threadNiceness } from './processes.ts'
 
 const json = { 'content-type': 'application/json' }
 
@@ -237,7 +237,11 @@ describe('logs', () => {
   test('one JSON line per request with id, operation, status and time; never bodies, inputs or keys, at any level', async () => {
     for (const level of ['debug', 'trace']) {
       const lines: string[] = []
-      const app = await buildApp({ config: { logLevel: level }, logStream: { write: (line) => lines.push(line) }, overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 } })
+      const app = await buildApp({
+        config: { logLevel: level },
+        logStream: { write: (line) => lines.push(line) },
+        overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 },
+      })
       const secret = 'k3y-SECRET-0123456789'
       const message = 'msg-PRIVATE-9876543210'
       const ok = await post(app, 'hmac', { input: message, key: secret })
@@ -261,7 +265,10 @@ describe('logs', () => {
         assert.equal(typeof entry.status, 'number')
         assert.equal(typeof entry.responseTime, 'number')
       }
-      assert.deepEqual(completed.map((entry) => entry.operation), ['hmac', 'hmac', 'password', 'base64'])
+      assert.deepEqual(
+        completed.map((entry) => entry.operation),
+        ['hmac', 'hmac', 'password', 'base64'],
+      )
     }
   })
 })
@@ -278,7 +285,9 @@ function rawRequest(port: number, text: string) {
 }
 
 describe('thread priorities of a real process', () => {
-  test('the event loop keeps its priority; V8’s platform threads, which collect the workers’ garbage, and the worker run below it (Linux)', { skip: process.platform !== 'linux' && 'thread niceness is read from /proc' }, async () => {
+  test('the event loop keeps its priority; V8’s platform threads, which collect the workers’ garbage, and the worker run below it (Linux)', {
+    skip: process.platform !== 'linux' && 'thread niceness is read from /proc',
+  }, async () => {
     const service = await startService()
     try {
       const pid = service.child.pid!
@@ -300,7 +309,10 @@ describe('graceful shutdown of a real process', () => {
   test('on SIGTERM, /ready turns false, the request in flight finishes, then the process exits 0', async () => {
     const service = await startService()
     const body = JSON.stringify({ input: 'in flight' })
-    const inFlight = rawRequest(service.port, `POST /api/v1/base64 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`)
+    const inFlight = rawRequest(
+      service.port,
+      `POST /api/v1/base64 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+    )
     // A readiness probe whose request is half sent when the signal comes, so its connection is busy.
     const probe = rawRequest(service.port, 'GET /ready HTTP/1.1\r\nHost: x\r\n')
     await sleep(200)
@@ -325,7 +337,11 @@ describe('cluster', () => {
     const service = await startService({ WORKERS: '2' })
     const children = async () => {
       const { execFileSync } = await import('node:child_process')
-      return execFileSync('pgrep', ['-P', String(service.child.pid)]).toString().trim().split('\n').map(Number)
+      return execFileSync('pgrep', ['-P', String(service.child.pid)])
+        .toString()
+        .trim()
+        .split('\n')
+        .map(Number)
     }
     while (!/Server listening[\s\S]*Server listening/.test(service.output())) await sleep(50)
     for (let i = 0; i < 10; i++) assert.equal((await fetch(`${service.url}/health`)).status, 200)

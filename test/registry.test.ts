@@ -1,17 +1,38 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { CATEGORIES } from '../src/core/operation.ts'
 import { execute } from '../src/core/execute.ts'
+import { CATEGORIES } from '../src/core/operation.ts'
 import { validate } from '../src/core/validate.ts'
-import { operations } from '../src/operations/index.ts'
 import { servedOperations } from '../src/core/workflows.ts'
+import { operations } from '../src/operations/index.ts'
 import { buildTestApp } from './helpers.ts'
 
 const SEED_CATALOGUE: Record<string, string> = {
-  base64: 'encoders', base32: 'encoders', url: 'encoders', rot13: 'encoders', 'html-entity': 'encoders', morse: 'encoders', 'json-escape': 'encoders', 'sql-escape': 'encoders',
-  hash: 'generators', password: 'generators', uuid: 'generators', 'random-string': 'generators', 'random-number': 'generators', hmac: 'generators', slug: 'generators', 'lorem-ipsum': 'generators', 'mac-address': 'generators', 'ip-address': 'generators',
-  timestamp: 'converters', 'binary-text': 'converters', 'hex-text': 'converters', 'base-convert': 'converters', 'csv-json': 'converters', 'yaml-json': 'converters',
+  base64: 'encoders',
+  base32: 'encoders',
+  url: 'encoders',
+  rot13: 'encoders',
+  'html-entity': 'encoders',
+  morse: 'encoders',
+  'json-escape': 'encoders',
+  'sql-escape': 'encoders',
+  hash: 'generators',
+  password: 'generators',
+  uuid: 'generators',
+  'random-string': 'generators',
+  'random-number': 'generators',
+  hmac: 'generators',
+  slug: 'generators',
+  'lorem-ipsum': 'generators',
+  'mac-address': 'generators',
+  'ip-address': 'generators',
+  timestamp: 'converters',
+  'binary-text': 'converters',
+  'hex-text': 'converters',
+  'base-convert': 'converters',
+  'csv-json': 'converters',
+  'yaml-json': 'converters',
 }
 
 describe('the registry', () => {
@@ -44,7 +65,11 @@ describe('the registry', () => {
           if (example.output !== undefined) assert.deepEqual(data, example.output, example.summary)
           const outputFields = Object.keys(operation.output.properties as object)
           const answered = Object.keys(data)
-          assert.deepEqual(answered, outputFields.filter((field) => answered.includes(field)), `${operation.name} answers its fields in the contract's order`)
+          assert.deepEqual(
+            answered,
+            outputFields.filter((field) => answered.includes(field)),
+            `${operation.name} answers its fields in the contract's order`,
+          )
         }
       })
     })
@@ -62,7 +87,11 @@ describe('every surface shows every operation', () => {
     const response = await app.inject({ method: 'GET', url: '/api/v1' })
     assert.equal(response.statusCode, 200, response.body)
     const listed = response.json().data.operations as Array<Record<string, unknown>>
-    assert.deepEqual(listed.map((entry) => entry.name), operations.map((operation) => operation.name), 'the 24 operations of the seed, not the workflows')
+    assert.deepEqual(
+      listed.map((entry) => entry.name),
+      operations.map((operation) => operation.name),
+      'the 24 operations of the seed, not the workflows',
+    )
     for (const [index, operation] of operations.entries()) {
       assert.deepEqual(listed[index], {
         name: operation.name,

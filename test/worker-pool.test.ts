@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { getPriority } from 'node:os'
+import { after, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { after, describe, test } from 'node:test'
 import { DevutilsError } from '../src/core/errors.ts'
 import { execute, executeBodyToJson, executeToJson, WHOLE_BODY_OFFLOAD_BYTES } from '../src/core/execute.ts'
 import { closeWorkerPool, createWorkerPool, WORKER_THREADS } from '../src/core/pool.ts'
 import { csvJson } from '../src/operations/csv-json.ts'
 import { hash } from '../src/operations/hash.ts'
-import { expectRefusal, type ExpectedRefusal } from './expect.ts'
+import { type ExpectedRefusal, expectRefusal } from './expect.ts'
 import type { PoolTestTask } from './fixtures/pool-worker.ts'
 import { buildTestApp, post } from './helpers.ts'
 import { threadNiceness } from './processes.ts'
@@ -21,7 +21,7 @@ const cpuMs = () => {
   return (user + system) / 1000
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const bigCsv = 'id,name\n' + Array.from({ length: 20_000 }, (_, i) => `${i},"name ${i}"`).join('\n')
+const bigCsv = `id,name\n${Array.from({ length: 20_000 }, (_, i) => `${i},"name ${i}"`).join('\n')}`
 
 after(() => Promise.all([pool.close(), closeWorkerPool()]))
 
@@ -30,7 +30,10 @@ describe('the worker pool', () => {
     assert.deepEqual(await runTask({ kind: 'echo', value: { a: [1, 'x'] } }), { a: [1, 'x'] })
     await assert.rejects(runTask({ kind: 'refuse' }), (error) => {
       assert.ok(error instanceof DevutilsError)
-      assert.deepEqual([error.code, error.status, error.message, error.details], ['INVALID_INPUT', 422, 'The content is wrong at line 3', { line: 3, column: 7 }])
+      assert.deepEqual(
+        [error.code, error.status, error.message, error.details],
+        ['INVALID_INPUT', 422, 'The content is wrong at line 3', { line: 3, column: 7 }],
+      )
       return true
     })
   })
@@ -62,20 +65,33 @@ describe('the worker pool', () => {
   })
 
   test('a full queue is 503 OVERLOADED at once, the rest time out', async () => {
-    const tasks = Array.from({ length: WORKER_THREADS * 20 + 5 }, () => runTask({ kind: 'spin' }, 400).then(() => 'done', (error: DevutilsError) => error.code))
+    const tasks = Array.from({ length: WORKER_THREADS * 20 + 5 }, () =>
+      runTask({ kind: 'spin' }, 400).then(
+        () => 'done',
+        (error: DevutilsError) => error.code,
+      ),
+    )
     const codes = await Promise.all(tasks)
     assert.ok(codes.includes('OVERLOADED'), codes.join())
-    assert.ok(codes.every((code) => code === 'OVERLOADED' || code === 'TIMEOUT'), codes.join())
+    assert.ok(
+      codes.every((code) => code === 'OVERLOADED' || code === 'TIMEOUT'),
+      codes.join(),
+    )
   })
 })
 
 describe('heavy operations through execute and HTTP', () => {
-  test('heavy work runs at a lower priority than the event loop (Linux), so small requests are answered first', { skip: process.platform !== 'linux' && 'thread niceness is read from /proc' }, async () => {
+  test('heavy work runs at a lower priority than the event loop (Linux), so small requests are answered first', {
+    skip: process.platform !== 'linux' && 'thread niceness is read from /proc',
+  }, async () => {
     await execute(csvJson, { input: bigCsv }, { timeBudgetMs: 60_000 })
     const threads = threadNiceness('self')
     const ours = getPriority()
     assert.equal(threads.find(({ threadId }) => threadId === process.pid)?.nice, ours, 'the main thread keeps its priority')
-    assert.ok(threads.some(({ nice }) => nice === Math.min(19, ours + 10)), `a worker thread runs ten steps below it: ${JSON.stringify(threads)}`)
+    assert.ok(
+      threads.some(({ nice }) => nice === Math.min(19, ours + 10)),
+      `a worker thread runs ten steps below it: ${JSON.stringify(threads)}`,
+    )
   })
   test('a heavy input past the budget is 503 TIMEOUT with Retry-After; within it, the same answer as in process', async () => {
     await assert.rejects(execute(csvJson, { input: bigCsv }, { timeBudgetMs: 1 }), { code: 'TIMEOUT' })
@@ -92,7 +108,20 @@ describe('heavy operations through execute and HTTP', () => {
     try {
       const response = await post(roomy, 'csv-json', { input: bigCsv })
       assert.equal(response.status, 200)
-      assert.deepEqual(response.body.data, await csvJson.run({ input: bigCsv, action: 'csvToJson', header: true, dynamicTyping: false, skipEmptyLines: true, relaxColumnCount: false, newline: '\r\n', quoteAll: false, escapeFormulae: false }))
+      assert.deepEqual(
+        response.body.data,
+        await csvJson.run({
+          input: bigCsv,
+          action: 'csvToJson',
+          header: true,
+          dynamicTyping: false,
+          skipEmptyLines: true,
+          relaxColumnCount: false,
+          newline: '\r\n',
+          quoteAll: false,
+          escapeFormulae: false,
+        }),
+      )
       const invalid = await post(roomy, 'csv-json', { input: `${bigCsv}\n1,"open` })
       assert.equal(invalid.status, 422)
       assert.equal(invalid.body.error?.code, 'INVALID_INPUT')
@@ -137,7 +166,10 @@ describe('heavy operations through execute and HTTP', () => {
     assert.equal(typeof hashed, 'string', 'an operation that never offloads parses any body here')
     const padding = 'x'.repeat(WHOLE_BODY_OFFLOAD_BYTES)
     const refusals: Array<[Buffer, ExpectedRefusal]> = [
-      [bytes(`{"input":"${padding}",}`), { code: 'INVALID_JSON', message: /not valid JSON/, check: (error) => assert.deepEqual(error.details, { position: padding.length + 12 }) }],
+      [
+        bytes(`{"input":"${padding}",}`),
+        { code: 'INVALID_JSON', message: /not valid JSON/, check: (error) => assert.deepEqual(error.details, { position: padding.length + 12 }) },
+      ],
       [Buffer.concat([bytes(`{"input":"${padding}`), Buffer.from([0xc3, 0x28]), bytes('"}')]), { code: 'INVALID_JSON', message: /UTF-8/ }],
       [bytes(`{"input":"${padding}","__proto__":{}}`), { code: 'INVALID_JSON', message: /__proto__/ }],
       [bytes(`{"input":"${padding}","delimitr":";"}`), { code: 'VALIDATION_ERROR', message: /delimitr is not a known field/ }],

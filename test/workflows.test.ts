@@ -20,11 +20,19 @@ describe('pipeline', () => {
     assert.equal(status, 200, JSON.stringify(body))
     assert.equal(body.data!.result, 'Hello, World!')
     const steps = body.data!.steps as Array<Record<string, unknown>>
-    assert.deepEqual(steps.map((step) => step.result), ['Uryyb, Jbeyq!', 'VXJ5eWIsIEpiZXlxIQ==', 'Uryyb, Jbeyq!', 'Hello, World!'])
+    assert.deepEqual(
+      steps.map((step) => step.result),
+      ['Uryyb, Jbeyq!', 'VXJ5eWIsIEpiZXlxIQ==', 'Uryyb, Jbeyq!', 'Hello, World!'],
+    )
   })
 
   test('a generator step starts afresh; a later step takes its result', async () => {
-    const { status, body } = await post(app, 'pipeline', { steps: [{ operation: 'uuid', version: 'nil' }, { operation: 'hash', algorithm: 'sha1' }] })
+    const { status, body } = await post(app, 'pipeline', {
+      steps: [
+        { operation: 'uuid', version: 'nil' },
+        { operation: 'hash', algorithm: 'sha1' },
+      ],
+    })
     assert.equal(status, 200)
     const nil = '00000000-0000-0000-0000-000000000000'
     assert.equal((body.data!.steps as Array<{ result: string }>)[0].result, nil)
@@ -41,7 +49,11 @@ describe('pipeline', () => {
     const badField = await post(app, 'pipeline', { input: 'hi', steps: [{ operation: 'base64', frombase: 2 }] })
     assert.equal(badField.status, 400)
     assert.equal(badField.body.error!.code, 'VALIDATION_ERROR')
-    assert.deepEqual(badField.body.error!.details, { step: 0, operation: 'base64', fields: [{ field: 'frombase', message: badField.body.error!.message.split('frombase ')[1] }] })
+    assert.deepEqual(badField.body.error!.details, {
+      step: 0,
+      operation: 'base64',
+      fields: [{ field: 'frombase', message: badField.body.error!.message.split('frombase ')[1] }],
+    })
 
     const suppliedInput = await post(app, 'pipeline', { input: 'hi', steps: [{ operation: 'base64', input: 'other' }] })
     assert.equal(suppliedInput.status, 400)
@@ -90,9 +102,17 @@ describe('batch', () => {
       ],
     })
     assert.equal(status, 200)
-    const results = body.data!.results as Array<{ success: boolean; data?: { result: string }; error?: { code: string; message: string }; meta: { processingTime: number } }>
+    const results = body.data!.results as Array<{
+      success: boolean
+      data?: { result: string }
+      error?: { code: string; message: string }
+      meta: { processingTime: number }
+    }>
     assert.equal(results.length, 4)
-    assert.deepEqual(results.map((entry) => entry.success), [true, false, true, false])
+    assert.deepEqual(
+      results.map((entry) => entry.success),
+      [true, false, true, false],
+    )
     assert.equal(results[0].data!.result, 'aGk=')
     assert.equal(results[1].error!.code, 'INVALID_INPUT')
     assert.equal(results[2].data!.result, 'a%20b%21')
@@ -108,7 +128,10 @@ describe('batch', () => {
     const { status, body } = await post(app, 'batch', payload)
     assert.equal(status, 200, JSON.stringify(body))
     const results = body.data!.results as Array<{ success: boolean; error?: { code: string; message: string } }>
-    assert.deepEqual(results.map((entry) => entry.success), [false, false, true, true])
+    assert.deepEqual(
+      results.map((entry) => entry.success),
+      [false, false, true, true],
+    )
     assert.equal(results[0].error!.code, 'VALIDATION_ERROR')
     assert.match(results[0].error!.message, /requests\[0\]\.operation must be one of: base-convert/)
     assert.equal(results[1].error!.code, 'INVALID_INPUT')

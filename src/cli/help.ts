@@ -1,6 +1,6 @@
 import type { AnyOperation } from '../core/operation.ts'
+import { type FieldKind, fieldKind } from '../core/text-values.ts'
 import { describe } from '../core/validate.ts'
-import { fieldKind, type FieldKind } from '../core/text-values.ts'
 import { isSwitch, LOOKS_LIKE_FLAG, takesJson } from './flags.ts'
 import { formatResult } from './output.ts'
 
@@ -58,9 +58,7 @@ function wrap(text: string, indent: string): string {
 export function listText(operations: readonly AnyOperation[]): string {
   const nameWidth = Math.max(...operations.map((operation) => operation.name.length))
   const categoryWidth = Math.max(...operations.map((operation) => operation.category.length))
-  return operations
-    .map((operation) => `${operation.name.padEnd(nameWidth)}  ${operation.category.padEnd(categoryWidth)}  ${operation.summary}`)
-    .join('\n')
+  return operations.map((operation) => `${operation.name.padEnd(nameWidth)}  ${operation.category.padEnd(categoryWidth)}  ${operation.summary}`).join('\n')
 }
 
 function placeholder(kind: FieldKind): string {
@@ -152,7 +150,13 @@ export function operationHelp(operation: AnyOperation): string {
     const examples = operation.examples.map((example) => {
       const command = ['devutils', operation.name, ...exampleArgs(operation, example.input as Record<string, unknown>)].map(shellQuote).join(' ')
       const lines = [`  ${example.summary}:`, `    $ ${command}`]
-      if (example.output !== undefined) lines.push(...formatResult(example.output as Record<string, unknown>).replace(/\r?\n$/, '').split(/\r?\n/).map((line) => `    ${line}`))
+      if (example.output !== undefined)
+        lines.push(
+          ...formatResult(example.output as Record<string, unknown>)
+            .replace(/\r?\n$/, '')
+            .split(/\r?\n/)
+            .map((line) => `    ${line}`),
+        )
       return lines.join('\n')
     })
     sections.push(['Examples:', ...examples].join('\n'))

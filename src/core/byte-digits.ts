@@ -47,7 +47,8 @@ const digitsPerByte = (radix: 2 | 16) => (radix === 2 ? 8 : 2)
 export const textEncodingField = () =>
   withDefault(
     Type.Enum(['utf8', 'latin1'], {
-      description: 'How text maps to bytes: `utf8`, or `latin1` (one byte per character, U+0000–U+00FF). When reading digits, bytes that are not valid UTF-8 are refused (422) unless this is `latin1`.',
+      description:
+        'How text maps to bytes: `utf8`, or `latin1` (one byte per character, U+0000–U+00FF). When reading digits, bytes that are not valid UTF-8 are refused (422) unless this is `latin1`.',
     }),
     'utf8',
   )

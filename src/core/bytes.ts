@@ -7,12 +7,14 @@ export const BYTE_ENCODINGS = ['utf8', 'hex', 'base64', 'latin1'] as const
 export type ByteEncoding = (typeof BYTE_ENCODINGS)[number]
 
 /** The `inputEncoding` field shared by every operation that reads bytes from `input`. */
-export const inputEncodingField = (description = 'How `input` is turned into bytes: UTF-8 text, hex digits, base64, or Latin-1 text (one byte per character, U+0000–U+00FF).') =>
-  withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
+export const inputEncodingField = (
+  description = 'How `input` is turned into bytes: UTF-8 text, hex digits, base64, or Latin-1 text (one byte per character, U+0000–U+00FF).',
+) => withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
 
 /** The `outputEncoding` field shared by every operation that produces bytes. */
-export const outputEncodingField = (description = 'How the produced bytes are written: UTF-8 text (refused with 422 if the bytes are not valid UTF-8), hex, base64, or Latin-1 text.') =>
-  withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
+export const outputEncodingField = (
+  description = 'How the produced bytes are written: UTF-8 text (refused with 422 if the bytes are not valid UTF-8), hex, base64, or Latin-1 text.',
+) => withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
 
 const BASE64_CHAR = /[A-Za-z0-9+/\-_]/
 const HEX_DIGIT = /[0-9a-fA-F]/

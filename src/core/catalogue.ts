@@ -1,5 +1,5 @@
 import { operations as registry } from '../operations/index.ts'
-import { CATEGORIES, type AnyOperation } from './operation.ts'
+import { type AnyOperation, CATEGORIES } from './operation.ts'
 
 /** Every operation lives under this prefix (the seed's versioning rule). */
 export const API_PREFIX = '/api/v1'

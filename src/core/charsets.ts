@@ -19,7 +19,12 @@ export const excludeSimilarField = () =>
   withDefault(Type.Boolean({ description: `Leave out characters easily mistaken for one another: ${SIMILAR_CHARACTERS.split('').join(' ')}.` }), false)
 
 export const excludeField = () =>
-  Type.Optional(Type.String({ maxLength: 1024, description: 'Characters to leave out, in any order (at most 1024). Characters that would not be drawn anyway are ignored.' }))
+  Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description: 'Characters to leave out, in any order (at most 1024). Characters that would not be drawn anyway are ignored.',
+    }),
+  )
 
 /** A character for a message: printable ones as they are, others as U+XXXX. */
 export function showCharacter(character: string): string {

@@ -2,7 +2,7 @@ import { DEFAULT_CONFIG } from './config.ts'
 import { assertSafeValue } from './inspect.ts'
 import { parseJsonBody } from './json-body.ts'
 import type { AnyOperation } from './operation.ts'
-import { runOperationInWorker, type OperationOutput } from './pool.ts'
+import { type OperationOutput, runOperationInWorker } from './pool.ts'
 import { validate } from './validate.ts'
 
 export interface ExecuteOptions {

@@ -85,8 +85,8 @@ export function hasPrototypeKey(root: unknown): boolean {
     }
     if (Object.hasOwn(value, '__proto__')) return true
     const record = value as Record<string, unknown>
-    const constructor = Object.hasOwn(record, 'constructor') ? record.constructor : undefined
-    if (constructor !== null && typeof constructor === 'object' && Object.hasOwn(constructor, 'prototype')) return true
+    const constructorValue = Object.hasOwn(record, 'constructor') ? record.constructor : undefined
+    if (constructorValue !== null && typeof constructorValue === 'object' && Object.hasOwn(constructorValue, 'prototype')) return true
     for (const key in record) {
       const item = record[key]
       if (item !== null && typeof item === 'object') pending.push(item)

@@ -1,4 +1,4 @@
-import { Type, type Static, type TObject, type TSchema } from 'typebox'
+import { type Static, type TObject, type TSchema, Type } from 'typebox'
 import { Memory } from 'typebox/system'
 
 /** The seed's categories of operations. */
@@ -62,14 +62,12 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
 }
 
 /** Identity at run time; it exists so TypeScript infers each operation's input and output types. */
-export function defineOperation<I extends TObject, O extends TObject>(
-  definition: OperationDefinition<I, O>,
-): OperationDefinition<I, O> {
+export function defineOperation<I extends TObject, O extends TObject>(definition: OperationDefinition<I, O>): OperationDefinition<I, O> {
   return definition
 }
 
 /** Any operation, whatever its schemas: what the registry and the adapters hold. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a list of operations of different schemas needs the widest type for both
 export type AnyOperation = OperationDefinition<any, any>
 
 /** An optional property with a default, applied before `run` and shown in the OpenAPI document. */

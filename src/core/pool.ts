@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
-import { DevutilsError, isDevutilsError, type ErrorCode, type ErrorDetails } from './errors.ts'
+import { DevutilsError, type ErrorCode, type ErrorDetails, isDevutilsError } from './errors.ts'
 
 /**
  * What a worker task sends back. Structured cloning keeps no class and drops an error's own fields,

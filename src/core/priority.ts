@@ -39,7 +39,11 @@ export function lowerThisThreadsPriority(): void {
  */
 export function lowerBackgroundThreadsPriority(): void {
   try {
-    lowerPriorityOf(readdirSync('/proc/self/task').map(Number).filter((threadId) => threadId !== process.pid))
+    lowerPriorityOf(
+      readdirSync('/proc/self/task')
+        .map(Number)
+        .filter((threadId) => threadId !== process.pid),
+    )
   } catch {
     // No /proc: not Linux.
   }

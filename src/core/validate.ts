@@ -154,7 +154,10 @@ export function describe(schema: JsonSchema): string {
   if (Array.isArray(schema.anyOf)) {
     const branches = schema.anyOf as JsonSchema[]
     if (branches.every((branch) => 'const' in branch || Array.isArray(branch.enum))) {
-      return `one of: ${branches.flatMap((branch) => (Array.isArray(branch.enum) ? branch.enum : [branch.const])).map(formatValue).join(', ')}`
+      return `one of: ${branches
+        .flatMap((branch) => (Array.isArray(branch.enum) ? branch.enum : [branch.const]))
+        .map(formatValue)
+        .join(', ')}`
     }
     return branches.map(describe).join(' or ')
   }

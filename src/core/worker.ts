@@ -2,7 +2,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { operationsByName } from '../operations/index.ts'
 import { checkedInput } from './execute.ts'
 import { parseJsonBody } from './json-body.ts'
-import { settle, type OperationTask, type WorkerOutcome } from './pool.ts'
+import { type OperationTask, settle, type WorkerOutcome } from './pool.ts'
 import { lowerThisThreadsPriority } from './priority.ts'
 
 lowerThisThreadsPriority()

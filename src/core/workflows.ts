@@ -1,10 +1,10 @@
 import { Type } from 'typebox'
 import { operations, operationsByName } from '../operations/index.ts'
 import { DEFAULT_CONFIG } from './config.ts'
-import { DevutilsError, INTERNAL_ERROR_MESSAGE, errorBody, isDevutilsError, validationError, type ErrorDetails } from './errors.ts'
+import { DevutilsError, type ErrorDetails, errorBody, INTERNAL_ERROR_MESSAGE, isDevutilsError, validationError } from './errors.ts'
 import { execute } from './execute.ts'
 import { assertOutputWithinLimit } from './limits.ts'
-import { defineOperation, type AnyOperation, type RunContext } from './operation.ts'
+import { type AnyOperation, defineOperation, type RunContext } from './operation.ts'
 
 export const PIPELINE_MAX_STEPS = 20
 export const BATCH_MAX_REQUESTS = 100
@@ -50,9 +50,7 @@ function jsonLength(value: unknown): number {
 /** The error of one step, naming the step; a validation error keeps its list of fields. */
 function stepError(error: unknown, step: number, operation: string): DevutilsError {
   if (!isDevutilsError(error)) return new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE, { step, operation })
-  const details: ErrorDetails = Array.isArray(error.details)
-    ? { step, operation, fields: error.details }
-    : { step, operation, ...error.details }
+  const details: ErrorDetails = Array.isArray(error.details) ? { step, operation, fields: error.details } : { step, operation, ...error.details }
   return new DevutilsError(error.code, `Step ${step} (${operation}): ${error.message}`, details)
 }
 
@@ -85,14 +83,29 @@ export const pipeline = defineOperation({
     {
       summary: 'ROT13, then Base64',
       input: { input: 'hello', steps: [{ operation: 'rot13' }, { operation: 'base64' }] },
-      output: { result: 'dXJ5eWI=', steps: [{ result: 'uryyb', action: 'encode' }, { result: 'dXJ5eWI=', action: 'encode' }] },
+      output: {
+        result: 'dXJ5eWI=',
+        steps: [
+          { result: 'uryyb', action: 'encode' },
+          { result: 'dXJ5eWI=', action: 'encode' },
+        ],
+      },
     },
     {
       summary: 'Decode Base64, then hash it',
-      input: { input: 'aGVsbG8=', steps: [{ operation: 'base64', action: 'decode' }, { operation: 'hash', algorithm: 'md5' }] },
+      input: {
+        input: 'aGVsbG8=',
+        steps: [
+          { operation: 'base64', action: 'decode' },
+          { operation: 'hash', algorithm: 'md5' },
+        ],
+      },
       output: {
         result: '5d41402abc4b2a76b9719d911017c592',
-        steps: [{ result: 'hello', action: 'decode' }, { result: '5d41402abc4b2a76b9719d911017c592', algorithm: 'md5', encoding: 'hex', bits: 128 }],
+        steps: [
+          { result: 'hello', action: 'decode' },
+          { result: '5d41402abc4b2a76b9719d911017c592', algorithm: 'md5', encoding: 'hex', bits: 128 },
+        ],
       },
     },
   ],
@@ -107,7 +120,8 @@ export const pipeline = defineOperation({
       try {
         const { operation, fields } = splitCall(step, `steps[${index}]`)
         name = operation.name
-        if ('input' in fields) throw validationError(`steps[${index}].input`, "is supplied by the pipeline; put the first input in the pipeline's own input field")
+        if ('input' in fields)
+          throw validationError(`steps[${index}].input`, "is supplied by the pipeline; put the first input in the pipeline's own input field")
         const takesInput = 'input' in (operation.input.properties as object)
         const stepInput = takesInput && current !== undefined ? { ...fields, input: current } : fields
         data = await execute(operation, stepInput, { timeBudgetMs: remaining(deadline, 'The pipeline') })
@@ -156,11 +170,22 @@ export const batch = defineOperation({
   examples: [
     {
       summary: 'Two requests, one of which fails',
-      input: { requests: [{ operation: 'base64', input: 'hi' }, { operation: 'base-convert', input: '12', fromBase: 2 }] },
+      input: {
+        requests: [
+          { operation: 'base64', input: 'hi' },
+          { operation: 'base-convert', input: '12', fromBase: 2 },
+        ],
+      },
     },
     {
       summary: 'Encode the same text three ways',
-      input: { requests: [{ operation: 'base64', input: 'hi' }, { operation: 'hex-text', input: 'hi' }, { operation: 'url', input: 'h i' }] },
+      input: {
+        requests: [
+          { operation: 'base64', input: 'hi' },
+          { operation: 'hex-text', input: 'hi' },
+          { operation: 'url', input: 'h i' },
+        ],
+      },
     },
   ],
   async run({ requests }, context?: RunContext) {
@@ -169,7 +194,7 @@ export const batch = defineOperation({
     const results = []
     for (const [index, request] of requests.entries()) {
       const started = performance.now()
-      let entry
+      let entry: BatchEntry
       try {
         const { operation, fields } = splitCall(request, `requests[${index}]`)
         const data = await execute(operation, fields, { timeBudgetMs: remaining(deadline, 'The batch') })
@@ -185,6 +210,11 @@ export const batch = defineOperation({
     return { results }
   },
 })
+
+/** One answer of a batch: the envelope the same request would get on its own, less its request id. */
+type BatchEntry =
+  | { success: true; data: object; meta: { processingTime: number } }
+  | { success: false; error: ReturnType<typeof errorBody>; meta: { processingTime: number } }
 
 function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 1000) / 1000

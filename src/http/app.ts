@@ -3,8 +3,9 @@ import { createServer } from 'node:http'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { DEFAULT_CONFIG, type Config } from '../core/config.ts'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import { API_PREFIX, catalogue } from '../core/catalogue.ts'
+import { type Config, DEFAULT_CONFIG } from '../core/config.ts'
 import { DevutilsError, validationError } from '../core/errors.ts'
 import { executeBodyToJson, executeToJson, type JsonData } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
@@ -14,10 +15,9 @@ import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { bodyBytes, checkCharset } from './json-body.ts'
-import { bufferedStandardOutput, deferredChildLogger, registerObservability, type LogStream } from './observability.ts'
+import { bufferedStandardOutput, deferredChildLogger, type LogStream, registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
-import { API_PREFIX, catalogue } from '../core/catalogue.ts'
-import { DEFAULT_OVERLOAD_LIMITS, registerProtection, type OverloadLimits } from './protection.ts'
+import { DEFAULT_OVERLOAD_LIMITS, type OverloadLimits, registerProtection } from './protection.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,7 +38,12 @@ export interface AppOptions {
 }
 
 /** Builds the whole HTTP service; `server.ts` listens with it, and the tests inject into it. */
-export async function buildApp({ config: overrides = {}, operations = servedOperations, overload = DEFAULT_OVERLOAD_LIMITS, logStream }: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp({
+  config: overrides = {},
+  operations = servedOperations,
+  overload = DEFAULT_OVERLOAD_LIMITS,
+  logStream,
+}: AppOptions = {}): Promise<FastifyInstance> {
   const config: Config = { ...DEFAULT_CONFIG, ...overrides }
   const logging = config.logLevel !== 'silent'
   const logOutput = logging && !logStream ? bufferedStandardOutput() : undefined
@@ -144,7 +149,11 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
       const name = path.slice(API_PREFIX.length + 1)
       return sendError(request, reply, new DevutilsError('UNKNOWN_OPERATION', `There is no operation named '${name}'; GET ${API_PREFIX} lists them all`))
     }
-    return sendError(request, reply, new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX} and its reference at /docs`))
+    return sendError(
+      request,
+      reply,
+      new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX} and its reference at /docs`),
+    )
   })
 
   app.addSchema(ErrorEnvelopeSchema)
@@ -175,13 +184,15 @@ export async function buildApp({ config: overrides = {}, operations = servedOper
   app.get(API_PREFIX, { schema: { tags: ['service'], summary: 'The catalogue of operations' } }, async (request) =>
     success(request, { operations: catalogue(operations) }),
   )
-  app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) =>
-    success(request, { status: 'ok' }),
+  app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) => success(request, { status: 'ok' }))
+  app.get(
+    '/ready',
+    { schema: { tags: ['service'], summary: 'Readiness: 200 while the instance takes work, 503 while starting or shutting down' } },
+    async (request) => {
+      if (!app.readiness.ready) throw new DevutilsError('OVERLOADED', 'This instance is not ready: it is starting or shutting down')
+      return success(request, { ready: true })
+    },
   )
-  app.get('/ready', { schema: { tags: ['service'], summary: 'Readiness: 200 while the instance takes work, 503 while starting or shutting down' } }, async (request) => {
-    if (!app.readiness.ready) throw new DevutilsError('OVERLOADED', 'This instance is not ready: it is starting or shutting down')
-    return success(request, { ready: true })
-  })
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 
   return app
@@ -201,7 +212,11 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation, { time
   if (operation.allowGet) {
     app.get(path, { schema: getRouteSchema(operation) }, async (request, reply) => {
       reply.header('cache-control', 'no-store')
-      return sendSuccess(request, reply, await executeToJson(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
+      return sendSuccess(
+        request,
+        reply,
+        await executeToJson(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }),
+      )
     })
   }
 }
@@ -218,11 +233,16 @@ function parseTrustProxy(value: string | undefined): boolean | string[] | ((addr
     const hops = Number(value)
     return (_address, hop) => hop < hops
   }
-  return value.split(',').map((entry) => entry.trim()).filter(Boolean)
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: DevutilsError) {
   if (error.status === 503 || error.status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '1')
-  return reply.code(error.status).type('application/json; charset=utf-8').send(failure(error, meta(request)))
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send(failure(error, meta(request)))
 }
-

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { errorBody, type DevutilsError } from '../core/errors.ts'
+import { type DevutilsError, errorBody } from '../core/errors.ts'
 import type { JsonData } from '../core/execute.ts'
 
 declare module 'fastify' {

@@ -1,14 +1,13 @@
+import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { DevutilsError, INTERNAL_ERROR_MESSAGE, type ErrorCode } from '../core/errors.ts'
+import { DevutilsError, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '../core/errors.ts'
 import { failure } from './envelope.ts'
-import { randomUUID } from 'node:crypto'
 
 /** Errors Fastify raises by itself, translated into our codes and plain sentences. */
 const FASTIFY_ERRORS: Record<string, (error: FastifyLikeError, bodyLimit: number) => DevutilsError> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
-    new DevutilsError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent with Content-Type: application/json'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new DevutilsError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent with Content-Type: application/json'),
   FST_ERR_CTP_BODY_TOO_LARGE: (_error, bodyLimit) =>
     new DevutilsError('PAYLOAD_TOO_LARGE', `The body is larger than the ${bodyLimit}-byte limit`, { limit: bodyLimit }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new DevutilsError('INVALID_JSON', 'The body is empty; send a JSON object such as {"input": "hello"}'),

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
-import { emptyBody } from '../core/json-body.ts'
 import { DevutilsError } from '../core/errors.ts'
+import { emptyBody } from '../core/json-body.ts'
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i
 

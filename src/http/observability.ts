@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
-import { pino, type Bindings, type ChildLoggerOptions, type Logger } from 'pino'
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { type Bindings, type ChildLoggerOptions, type Logger, pino } from 'pino'
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client'
 import { API_PREFIX } from '../core/catalogue.ts'
 
 /**
@@ -70,10 +70,14 @@ export function registerObservability(app: FastifyInstance, logStream: LogStream
     done()
   })
 
-  app.get('/metrics', { schema: { tags: ['service'], summary: 'Prometheus metrics: requests and latency per operation and status, event-loop lag, process metrics' } }, async (_request, reply) => {
-    reply.type(registry.contentType)
-    return registry.metrics()
-  })
+  app.get(
+    '/metrics',
+    { schema: { tags: ['service'], summary: 'Prometheus metrics: requests and latency per operation and status, event-loop lag, process metrics' } },
+    async (_request, reply) => {
+      reply.type(registry.contentType)
+      return registry.metrics()
+    },
+  )
 }
 
 type LogArguments = Parameters<FastifyBaseLogger['info']>
@@ -91,7 +95,8 @@ class DeferredChildLogger {
     private readonly options: ChildLoggerOptions,
   ) {}
   private get logger(): FastifyBaseLogger {
-    return (this.#built ??= this.parent.child(this.bindings, this.options))
+    this.#built ??= this.parent.child(this.bindings, this.options)
+    return this.#built
   }
   get level() {
     return this.logger.level

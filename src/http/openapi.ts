@@ -1,4 +1,4 @@
-import { Type, type TObject } from 'typebox'
+import { type TObject, Type } from 'typebox'
 import { ERROR_STATUS } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
 
@@ -27,7 +27,10 @@ export function successEnvelopeSchema(output: TObject) {
 }
 
 const ERROR_RESPONSES: Array<[status: number, description: string]> = [
-  [400, 'INVALID_JSON: the body is not JSON, not UTF-8, is empty or holds a prototype key. VALIDATION_ERROR: a field is missing, unknown, of the wrong type or out of range; `details` lists each field.'],
+  [
+    400,
+    'INVALID_JSON: the body is not JSON, not UTF-8, is empty or holds a prototype key. VALIDATION_ERROR: a field is missing, unknown, of the wrong type or out of range; `details` lists each field.',
+  ],
   [413, 'PAYLOAD_TOO_LARGE: the body exceeds the body limit; `details.limit` gives it in bytes.'],
   [415, 'UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.'],
   [422, 'INVALID_INPUT: the content cannot be processed; `details` says where. LIMIT_EXCEEDED: the content would exceed a processing limit.'],
@@ -37,9 +40,7 @@ const ERROR_RESPONSES: Array<[status: number, description: string]> = [
 ]
 
 function errorResponses() {
-  return Object.fromEntries(
-    ERROR_RESPONSES.map(([status, description]) => [status, { description, $ref: `${ERROR_ENVELOPE_ID}#` }]),
-  )
+  return Object.fromEntries(ERROR_RESPONSES.map(([status, description]) => [status, { description, $ref: `${ERROR_ENVELOPE_ID}#` }]))
 }
 
 function exampleMap(operation: AnyOperation, pick: (example: AnyOperation['examples'][number]) => unknown) {
@@ -63,7 +64,9 @@ export function postRouteSchema(operation: AnyOperation) {
           'application/json': {
             schema: successEnvelopeSchema(operation.output),
             examples: exampleMap(operation, (example) =>
-              example.output === undefined ? undefined : { success: true, data: example.output, meta: { processingTime: 0.042, requestId: '3f1c9a2e-5b7d-4e8a-9c0f-1a2b3c4d5e6f' } },
+              example.output === undefined
+                ? undefined
+                : { success: true, data: example.output, meta: { processingTime: 0.042, requestId: '3f1c9a2e-5b7d-4e8a-9c0f-1a2b3c4d5e6f' } },
             ),
           },
         },
@@ -85,4 +88,3 @@ export function getRouteSchema(operation: AnyOperation) {
     response,
   }
 }
-

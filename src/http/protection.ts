@@ -68,7 +68,9 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
 function securityHeaders(): Record<string, string> {
   const headers: Record<string, string> = {}
   const recorder = {
-    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = value
+    },
     // X-Powered-By, which neither Fastify nor node:http sends.
     removeHeader: () => {},
   }

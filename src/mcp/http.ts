@@ -35,7 +35,7 @@ export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config)
         summary: 'Model Context Protocol (Streamable HTTP, stateless): every operation and the pipeline as MCP tools',
         description:
           'Point an MCP client at this URL. The body is a JSON-RPC message of the MCP protocol; tools/list lists one tool per operation plus `pipeline`, ' +
-          'and tools/call answers the operation\'s `data` as structured content, or an error result whose structured content is this API\'s `error` object.',
+          "and tools/call answers the operation's `data` as structured content, or an error result whose structured content is this API's `error` object.",
       },
     },
     async (request, reply) => {

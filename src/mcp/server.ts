@@ -1,7 +1,15 @@
-import { McpServer, fromJsonSchema, type CallToolResult, type JsonSchemaType, type JsonSchemaValidator, type ToolAnnotations, type jsonSchemaValidator } from '@modelcontextprotocol/server'
+import {
+  type CallToolResult,
+  fromJsonSchema,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+  McpServer,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server'
 import packageJson from '../../package.json' with { type: 'json' }
 import { DEFAULT_CONFIG } from '../core/config.ts'
-import { DevutilsError, INTERNAL_ERROR_MESSAGE, isDevutilsError, errorBody } from '../core/errors.ts'
+import { DevutilsError, errorBody, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { pipeline } from '../core/workflows.ts'
@@ -52,7 +60,7 @@ export function createMcpServer({ tools = mcpTools, timeBudgetMs = DEFAULT_CONFI
       capabilities: { tools: { listChanged: false } },
       instructions:
         'Developer utilities: encoders, generators and converters, the same operations as the devutils HTTP API. ' +
-        'Every tool is read-only and pure. A result is the operation\'s data as structured content; a refused call is an error result whose structured content is { code, message, details }.',
+        "Every tool is read-only and pure. A result is the operation's data as structured content; a refused call is an error result whose structured content is { code, message, details }.",
     },
   )
   for (const operation of tools) {

@@ -1,5 +1,5 @@
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
-import { loadConfig, type Config } from '../core/config.ts'
+import { type Config, loadConfig } from '../core/config.ts'
 import { createMcpServer } from './server.ts'
 
 function logToStderr(what: string, error: unknown): void {

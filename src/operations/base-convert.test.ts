@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { baseConvert, digitsToBigInt } from './base-convert.ts'
 
 const run = (input: Record<string, unknown>) => execute(baseConvert, input)
@@ -108,10 +108,10 @@ describe('base-convert', () => {
   })
 
   test('10,000 digits convert exactly; 10,001 are refused', async () => {
-    const decimal = '9' + '1234567890'.repeat(999) + '123456789'
+    const decimal = `9${'1234567890'.repeat(999)}123456789`
     assert.equal(decimal.length, 10_000)
     assert.equal(await result({ input: decimal, toBase: 36 }), BigInt(decimal).toString(36))
-    const base7 = '6' + '0123456'.repeat(1428) + '123'
+    const base7 = `6${'0123456'.repeat(1428)}123`
     assert.equal(base7.length, 10_000)
     let expected = 0n
     for (const digit of base7) expected = expected * 7n + BigInt(digit)
@@ -120,7 +120,7 @@ describe('base-convert', () => {
     assert.equal(await result({ input: grouped, toBase: 10 }), decimal)
     const everyDigitApart = ` -${decimal.split('').join('_')} `
     assert.equal(await result({ input: everyDigitApart, toBase: 10 }), `-${decimal}`)
-    await fails({ input: decimal + '0' }, 'LIMIT_EXCEEDED', /10001 digits; at most 10000/)
+    await fails({ input: `${decimal}0` }, 'LIMIT_EXCEEDED', /10001 digits; at most 10000/)
   })
 
   test('chunked parsing reads back any bigint written in any base', () => {

@@ -121,9 +121,17 @@ export const baseConvert = defineOperation({
       input: Type.Union(
         [
           Type.String({ maxLength: MAX_INPUT_LENGTH, description: 'The integer as text in `fromBase`, e.g. `ff`, `-0x1F`, `1_000_000`.' }),
-          Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, description: 'A safe integer as a JSON number; its decimal digits are read as digits of `fromBase`.' }),
+          Type.Integer({
+            minimum: -Number.MAX_SAFE_INTEGER,
+            maximum: Number.MAX_SAFE_INTEGER,
+            description: 'A safe integer as a JSON number; its decimal digits are read as digits of `fromBase`.',
+          }),
         ],
-        { description: 'The integer to convert, written in `fromBase`: text of up to 10,000 digits, or a safe integer as a JSON number (whose decimal digits are read in `fromBase`).', examples: ['255'] },
+        {
+          description:
+            'The integer to convert, written in `fromBase`: text of up to 10,000 digits, or a safe integer as a JSON number (whose decimal digits are read in `fromBase`).',
+          examples: ['255'],
+        },
       ),
       fromBase: withDefault(base('The base `input` is written in, 2 to 36.'), 10),
       toBase: withDefault(base('The base to write the result in, 2 to 36.'), 16),
@@ -137,7 +145,11 @@ export const baseConvert = defineOperation({
   }),
   examples: [
     { summary: 'Decimal to hexadecimal (the defaults)', input: { input: '255' }, output: { result: 'ff', fromBase: 10, toBase: 16 } },
-    { summary: 'Hexadecimal with a prefix to binary', input: { input: '0xFF_FF', fromBase: 16, toBase: 2 }, output: { result: '1111111111111111', fromBase: 16, toBase: 2 } },
+    {
+      summary: 'Hexadecimal with a prefix to binary',
+      input: { input: '0xFF_FF', fromBase: 16, toBase: 2 },
+      output: { result: '1111111111111111', fromBase: 16, toBase: 2 },
+    },
     { summary: 'A negative number to base 36', input: { input: '-1295', toBase: 36 }, output: { result: '-zz', fromBase: 10, toBase: 36 } },
     { summary: 'Beyond 2^53, exactly', input: { input: '18446744073709551615', toBase: 16 }, output: { result: 'ffffffffffffffff', fromBase: 10, toBase: 16 } },
   ],

@@ -1,6 +1,6 @@
-import { base32 as rfc4648, base32crockford, base32hex, base32hexnopad, base32nopad, type BytesCoder } from '@scure/base'
+import { type BytesCoder, base32crockford, base32hex, base32hexnopad, base32nopad, base32 as rfc4648 } from '@scure/base'
 import { Type } from 'typebox'
-import { bytesToText, inputEncodingField, outputEncodingField, textToBytes, type ByteEncoding } from '../core/bytes.ts'
+import { type ByteEncoding, bytesToText, inputEncodingField, outputEncodingField, textToBytes } from '../core/bytes.ts'
 import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput, validationError } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
@@ -92,7 +92,6 @@ export function decodeBase32(text: string, variant: Variant): Uint8Array {
       if (paddingCount === 0) paddingAt = i
       paddingCount++
     } else if (WHITESPACE.has(code) || (code === HYPHEN && variant === 'crockford')) {
-      continue
     } else if (value >= 0) {
       throw invalidInput(`'${text[i]}' at position ${i} comes after the padding; '=' may only end the text`, { position: i })
     } else {
@@ -101,11 +100,16 @@ export function decodeBase32(text: string, variant: Variant): Uint8Array {
   }
   const unusedBits = UNUSED_BITS[count % 8]
   if (unusedBits === undefined) {
-    throw invalidInput(`${count} ${spec.label} symbols cannot encode whole bytes (a length of 1, 3 or 6 more than a multiple of 8 is impossible); the text is truncated or has a symbol too many`, { length: count })
+    throw invalidInput(
+      `${count} ${spec.label} symbols cannot encode whole bytes (a length of 1, 3 or 6 more than a multiple of 8 is impossible); the text is truncated or has a symbol too many`,
+      { length: count },
+    )
   }
   const neededPadding = (8 - (count % 8)) % 8
   if (paddingCount > 0 && paddingCount !== neededPadding) {
-    throw invalidInput(`the padding at position ${paddingAt} is wrong: ${count} symbols need ${neededPadding} '=', not ${paddingCount}`, { position: paddingAt })
+    throw invalidInput(`the padding at position ${paddingAt} is wrong: ${count} symbols need ${neededPadding} '=', not ${paddingCount}`, {
+      position: paddingAt,
+    })
   }
   if ((lastValue & ((1 << unusedBits) - 1)) !== 0) {
     throw invalidInput(
@@ -153,17 +157,21 @@ export const base32 = defineOperation({
       action: withDefault(Type.Enum(['encode', 'decode'], { description: 'Encode `input` to Base32, or decode Base32 in `input`.' }), 'encode'),
       variant: withDefault(
         Type.Enum(['rfc4648', 'hex', 'crockford'], {
-          description: 'The alphabet: `rfc4648` (A–Z 2–7, RFC 4648 §6), `hex` (0–9 A–V, RFC 4648 §7, keeps sort order) or `crockford` (0–9 and letters without I L O U).',
+          description:
+            'The alphabet: `rfc4648` (A–Z 2–7, RFC 4648 §6), `hex` (0–9 A–V, RFC 4648 §7, keeps sort order) or `crockford` (0–9 and letters without I L O U).',
         }),
         'rfc4648',
       ),
       padding: Type.Optional(
         Type.Boolean({
-          description: "Pad the encoded text with '=' to a multiple of 8 characters. Default: true for `rfc4648` and `hex`; Crockford base32 never pads, so `true` is refused with it. Decoding always accepts text with or without padding.",
+          description:
+            "Pad the encoded text with '=' to a multiple of 8 characters. Default: true for `rfc4648` and `hex`; Crockford base32 never pads, so `true` is refused with it. Decoding always accepts text with or without padding.",
         }),
       ),
       inputEncoding: inputEncodingField('When encoding: how `input` is turned into bytes (`utf8` text, `hex`, `base64`, or `latin1`).'),
-      outputEncoding: outputEncodingField('When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.'),
+      outputEncoding: outputEncodingField(
+        'When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.',
+      ),
     },
     { additionalProperties: false },
   ),
@@ -174,9 +182,21 @@ export const base32 = defineOperation({
   examples: [
     { summary: 'Encode text', input: { input: 'foobar' }, output: { result: 'MZXW6YTBOI======', action: 'encode' } },
     { summary: 'Decode, lower case and unpadded', input: { input: 'mzxw6ytboi', action: 'decode' }, output: { result: 'foobar', action: 'decode' } },
-    { summary: 'Extended-hex alphabet, unpadded', input: { input: 'foobar', variant: 'hex', padding: false }, output: { result: 'CPNMUOJ1E8', action: 'encode' } },
-    { summary: 'Crockford, hyphens and look-alike letters', input: { input: 'csqp-yrki-e8', action: 'decode', variant: 'crockford' }, output: { result: 'foobar', action: 'decode' } },
-    { summary: 'Decode bytes that are not text, as hex', input: { input: '74======', action: 'decode', outputEncoding: 'hex' }, output: { result: 'ff', action: 'decode' } },
+    {
+      summary: 'Extended-hex alphabet, unpadded',
+      input: { input: 'foobar', variant: 'hex', padding: false },
+      output: { result: 'CPNMUOJ1E8', action: 'encode' },
+    },
+    {
+      summary: 'Crockford, hyphens and look-alike letters',
+      input: { input: 'csqp-yrki-e8', action: 'decode', variant: 'crockford' },
+      output: { result: 'foobar', action: 'decode' },
+    },
+    {
+      summary: 'Decode bytes that are not text, as hex',
+      input: { input: '74======', action: 'decode', outputEncoding: 'hex' },
+      output: { result: 'ff', action: 'decode' },
+    },
   ],
   run({ input, action, variant, padding, inputEncoding, outputEncoding }) {
     if (variant === 'crockford' && padding === true) throw validationError('padding', 'must not be true with variant crockford, which never pads')

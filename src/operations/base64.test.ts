@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { base64 } from './base64.ts'
 
 const run = (input: Record<string, unknown>) => execute(base64, input)

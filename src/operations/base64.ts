@@ -42,7 +42,9 @@ export function decodeBase64(text: string, { variant, padding, strict }: DecodeO
     const kind = code >= 0 && code < 128 ? ALPHABET[code] : 0
     if (kind !== 0 && paddingCount === 0) {
       if (strict && (kind & expected) === 0) {
-        throw invalidInput(`'${text[i]}' at position ${i} belongs to the other base64 alphabet; strict decoding of the ${variant} variant refuses it`, { position: i })
+        throw invalidInput(`'${text[i]}' at position ${i} belongs to the other base64 alphabet; strict decoding of the ${variant} variant refuses it`, {
+          position: i,
+        })
       }
       if (runStart < 0) runStart = i
       symbolCount++
@@ -70,16 +72,21 @@ export function decodeBase64(text: string, { variant, padding, strict }: DecodeO
   }
   const neededPadding = remainder === 0 ? 0 : 4 - remainder
   if (paddingCount > 0 && paddingCount !== neededPadding) {
-    throw invalidInput(`the padding at position ${paddingAt} is wrong: ${symbolCount} characters need ${neededPadding} '=', not ${paddingCount}`, { position: paddingAt })
+    throw invalidInput(`the padding at position ${paddingAt} is wrong: ${symbolCount} characters need ${neededPadding} '=', not ${paddingCount}`, {
+      position: paddingAt,
+    })
   }
   const joined = symbols.join('')
   if (strict) {
-    if (padding && paddingCount !== neededPadding) throw invalidInput(`the padding is missing: strict decoding expects ${neededPadding} '=' at the end`, { position: text.length })
+    if (padding && paddingCount !== neededPadding)
+      throw invalidInput(`the padding is missing: strict decoding expects ${neededPadding} '=' at the end`, { position: text.length })
     if (!padding && paddingCount > 0) throw invalidInput(`strict decoding without padding refuses the '=' at position ${paddingAt}`, { position: paddingAt })
     const unusedBits = remainder === 2 ? 4 : remainder === 3 ? 2 : 0
     const last = joined.charCodeAt(joined.length - 1)
     if (unusedBits > 0 && (sextet(last) & ((1 << unusedBits) - 1)) !== 0) {
-      throw invalidInput('the last character has non-zero unused bits, so the text is not canonical base64', { position: text.lastIndexOf(joined[joined.length - 1]) })
+      throw invalidInput('the last character has non-zero unused bits, so the text is not canonical base64', {
+        position: text.lastIndexOf(joined[joined.length - 1]),
+      })
     }
   }
   return Buffer.from(joined, 'base64')
@@ -114,12 +121,38 @@ export const base64 = defineOperation({
     {
       input: Type.String({ description: 'The text to encode, or the Base64 to decode. May be empty.', examples: ['hi'] }),
       action: withDefault(Type.Enum(['encode', 'decode'], { description: 'Encode `input` to Base64, or decode Base64 in `input`.' }), 'encode'),
-      variant: withDefault(Type.Enum(['standard', 'url'], { description: 'The alphabet: `standard` (`+` `/`, RFC 4648 §4) or `url` (`-` `_`, RFC 4648 §5). Decoding accepts either unless `strict`.' }), 'standard'),
-      padding: Type.Optional(Type.Boolean({ description: "Write '=' padding when encoding (and require it when decoding strictly). Default: true for `standard`, false for `url`." })),
-      lineLength: withDefault(Type.Integer({ minimum: 0, maximum: 1024, multipleOf: 4, description: 'Wrap the encoded text into lines of this many characters, separated by \\n: 0 = no wrapping, 76 = MIME, 64 = PEM. A multiple of 4, at most 1024.' }), 0),
-      strict: withDefault(Type.Boolean({ description: 'Decode only canonical Base64 of `variant`: no whitespace, no data: prefix, no characters of the other alphabet, padding as `padding` says, zero unused bits.' }), false),
+      variant: withDefault(
+        Type.Enum(['standard', 'url'], {
+          description: 'The alphabet: `standard` (`+` `/`, RFC 4648 §4) or `url` (`-` `_`, RFC 4648 §5). Decoding accepts either unless `strict`.',
+        }),
+        'standard',
+      ),
+      padding: Type.Optional(
+        Type.Boolean({
+          description: "Write '=' padding when encoding (and require it when decoding strictly). Default: true for `standard`, false for `url`.",
+        }),
+      ),
+      lineLength: withDefault(
+        Type.Integer({
+          minimum: 0,
+          maximum: 1024,
+          multipleOf: 4,
+          description:
+            'Wrap the encoded text into lines of this many characters, separated by \\n: 0 = no wrapping, 76 = MIME, 64 = PEM. A multiple of 4, at most 1024.',
+        }),
+        0,
+      ),
+      strict: withDefault(
+        Type.Boolean({
+          description:
+            'Decode only canonical Base64 of `variant`: no whitespace, no data: prefix, no characters of the other alphabet, padding as `padding` says, zero unused bits.',
+        }),
+        false,
+      ),
       inputEncoding: inputEncodingField('When encoding: how `input` is turned into bytes (`utf8` text, `hex`, `base64`, or `latin1`).'),
-      outputEncoding: outputEncodingField('When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.'),
+      outputEncoding: outputEncodingField(
+        'When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.',
+      ),
     },
     { additionalProperties: false },
   ),
@@ -131,7 +164,11 @@ export const base64 = defineOperation({
     { summary: 'Encode text', input: { input: 'hi' }, output: { result: 'aGk=', action: 'encode' } },
     { summary: 'Decode Base64', input: { input: 'aGVsbG8gd29ybGQ=', action: 'decode' }, output: { result: 'hello world', action: 'decode' } },
     { summary: 'URL-safe, unpadded', input: { input: '\u00ff\u00fe', variant: 'url', inputEncoding: 'latin1' }, output: { result: '__4', action: 'encode' } },
-    { summary: 'Decode bytes that are not text, as hex', input: { input: '/wA=', action: 'decode', outputEncoding: 'hex' }, output: { result: 'ff00', action: 'decode' } },
+    {
+      summary: 'Decode bytes that are not text, as hex',
+      input: { input: '/wA=', action: 'decode', outputEncoding: 'hex' },
+      output: { result: 'ff00', action: 'decode' },
+    },
   ],
   run({ input, action, variant, padding, lineLength, strict, inputEncoding, outputEncoding }) {
     const pad = padding ?? variant === 'standard'

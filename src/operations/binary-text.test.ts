@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
+import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
-import { expectRefusal } from '../../test/expect.ts'
 import { binaryText } from './binary-text.ts'
 
 const run = (input: Record<string, unknown>) => execute(binaryText, input)
@@ -55,12 +55,22 @@ describe('binary-text', () => {
   })
 
   test('a bit count that is not a multiple of 8 is a 422 pointing at the last byte', async () => {
-    await fails({ input: '01001000 0110', action: 'binaryToText' }, 'INVALID_INPUT', /12 bits cannot make whole bytes of 8: the last byte, starting at position 9, has only 4/, 9)
+    await fails(
+      { input: '01001000 0110', action: 'binaryToText' },
+      'INVALID_INPUT',
+      /12 bits cannot make whole bytes of 8: the last byte, starting at position 9, has only 4/,
+      9,
+    )
     await fails({ input: '0', action: 'binaryToText' }, 'INVALID_INPUT', /1 bit cannot make whole bytes of 8/, 0)
   })
 
   test('bytes that are not UTF-8 are a 422 pointing at the bits of the bad byte', async () => {
-    await fails({ input: '01001000 11111111', action: 'binaryToText' }, 'INVALID_INPUT', /not valid UTF-8: byte 1, written at position 9.*encoding to latin1/, 9)
+    await fails(
+      { input: '01001000 11111111', action: 'binaryToText' },
+      'INVALID_INPUT',
+      /not valid UTF-8: byte 1, written at position 9.*encoding to latin1/,
+      9,
+    )
     await fails({ input: '11000011', action: 'binaryToText' }, 'INVALID_INPUT', /byte 0/, 0)
     assert.equal(await result({ input: '01001000 11111111', action: 'binaryToText', encoding: 'latin1' }), 'Hÿ')
   })

@@ -18,7 +18,8 @@ export const binaryText = defineOperation({
       separator: withDefault(
         Type.String({
           maxLength: 8,
-          description: 'textToBinary: written between bytes, 0 to 8 characters. Reading ignores only whitespace and commas, so use one of those to read the output back.',
+          description:
+            'textToBinary: written between bytes, 0 to 8 characters. Reading ignores only whitespace and commas, so use one of those to read the output back.',
         }),
         ' ',
       ),
@@ -31,7 +32,11 @@ export const binaryText = defineOperation({
   }),
   examples: [
     { summary: 'Text to binary', input: { input: 'Hi' }, output: { result: '01001000 01101001', action: 'textToBinary' } },
-    { summary: 'Binary to text, leniently', input: { input: '0b01001000,0b01101001', action: 'binaryToText' }, output: { result: 'Hi', action: 'binaryToText' } },
+    {
+      summary: 'Binary to text, leniently',
+      input: { input: '0b01001000,0b01101001', action: 'binaryToText' },
+      output: { result: 'Hi', action: 'binaryToText' },
+    },
     { summary: 'UTF-8 bytes without a separator', input: { input: 'é', separator: '' }, output: { result: '1100001110101001', action: 'textToBinary' } },
     { summary: 'One byte per character with Latin-1', input: { input: 'é', encoding: 'latin1' }, output: { result: '11101001', action: 'textToBinary' } },
   ],

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
-import { validate } from '../core/validate.ts'
-import { closeWorkerPool } from '../core/pool.ts'
 import { cpuTimeOf, expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
+import { closeWorkerPool } from '../core/pool.ts'
+import { validate } from '../core/validate.ts'
 import { CSV_OFFLOAD_THRESHOLD, csvJson } from './csv-json.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine can slow the workers a lot.
@@ -67,11 +67,55 @@ describe('csv-json csvToJson', () => {
   })
 
   test('dynamicTyping converts only unambiguous values', async () => {
-    const csv = 'v\n' + ['1', '-12.5', '1.5e3', '0', '0.25', 'true', 'FALSE', '', '007', '0x1F', '+1', '-0', '1_000', '9007199254740993', '12345678901234567', '1.2345678901234567', '1e400', 'NaN', ' 1', 'yes'].join('\n')
+    const csv =
+      'v\n' +
+      [
+        '1',
+        '-12.5',
+        '1.5e3',
+        '0',
+        '0.25',
+        'true',
+        'FALSE',
+        '',
+        '007',
+        '0x1F',
+        '+1',
+        '-0',
+        '1_000',
+        '9007199254740993',
+        '12345678901234567',
+        '1.2345678901234567',
+        '1e400',
+        'NaN',
+        ' 1',
+        'yes',
+      ].join('\n')
     const rows = (await toJson(csv, { dynamicTyping: true, skipEmptyLines: false })) as Array<{ v: unknown }>
     assert.deepEqual(
       rows.map((row) => row.v),
-      [1, -12.5, 1500, 0, 0.25, true, false, null, '007', '0x1F', '+1', '-0', '1_000', '9007199254740993', '12345678901234567', '1.2345678901234567', '1e400', 'NaN', ' 1', 'yes'],
+      [
+        1,
+        -12.5,
+        1500,
+        0,
+        0.25,
+        true,
+        false,
+        null,
+        '007',
+        '0x1F',
+        '+1',
+        '-0',
+        '1_000',
+        '9007199254740993',
+        '12345678901234567',
+        '1.2345678901234567',
+        '1e400',
+        'NaN',
+        ' 1',
+        'yes',
+      ],
     )
     assert.deepEqual(await toJson('a\n1'), [{ a: '1' }], 'strings without dynamicTyping')
   })
@@ -181,7 +225,10 @@ describe('csv-json jsonToCsv', () => {
   })
 
   test('quotes fields that need it, and those any auto-detecting reader could split', async () => {
-    assert.equal(await toCsv([{ v: 'a,b' }, { v: 'say "x"' }, { v: 'l1\nl2' }, { v: 'semi;colon' }, { v: ' pad' }, { v: 'plain' }]), 'v\r\n"a,b"\r\n"say ""x"""\r\n"l1\nl2"\r\n"semi;colon"\r\n" pad"\r\nplain\r\n')
+    assert.equal(
+      await toCsv([{ v: 'a,b' }, { v: 'say "x"' }, { v: 'l1\nl2' }, { v: 'semi;colon' }, { v: ' pad' }, { v: 'plain' }]),
+      'v\r\n"a,b"\r\n"say ""x"""\r\n"l1\nl2"\r\n"semi;colon"\r\n" pad"\r\nplain\r\n',
+    )
     assert.equal(await toCsv([{ '': '' }]), '""\r\n""\r\n', 'a lone empty field is written "" so it is not read as a blank line')
   })
 
@@ -207,7 +254,10 @@ describe('csv-json jsonToCsv', () => {
     await rejects({ input: '[{"a":1}, 2]', action: 'jsonToCsv' }, 'INVALID_INPUT', /Row 2 is a number/, { row: 2 })
     await rejects({ input: [{ a: 1 }, [1]], action: 'jsonToCsv' }, 'INVALID_INPUT', /Row 2 is an array, but every row must be an object/)
     await assert.rejects(run({ input: [1, 2], action: 'jsonToCsv' }), { code: 'VALIDATION_ERROR' })
-    await assert.rejects(run({ input: [{ a: 1 }], action: 'jsonToCsv', delimiter: 'auto' }), { code: 'VALIDATION_ERROR', message: /delimiter auto only applies/ })
+    await assert.rejects(run({ input: [{ a: 1 }], action: 'jsonToCsv', delimiter: 'auto' }), {
+      code: 'VALIDATION_ERROR',
+      message: /delimiter auto only applies/,
+    })
     await assert.rejects(run({ input: [{ a: 1 }], action: 'jsonToCsv', columns: ['a', 'a'] }), { code: 'VALIDATION_ERROR' })
   })
 
@@ -229,26 +279,35 @@ describe('csv-json jsonToCsv', () => {
 
 describe('csv-json round trip and heavy inputs', () => {
   const tables = (value: fc.Arbitrary<string>) =>
-    fc
-      .uniqueArray(value, { minLength: 1, maxLength: 5 })
-      .chain((keys) => fc.array(fc.tuple(...keys.map(() => value)).map((values) => Object.fromEntries(keys.map((key, i) => [key, values[i]]))), { maxLength: 6 }))
+    fc.uniqueArray(value, { minLength: 1, maxLength: 5 }).chain((keys) =>
+      fc.array(
+        fc.tuple(...keys.map(() => value)).map((values) => Object.fromEntries(keys.map((key, i) => [key, values[i]]))),
+        { maxLength: 6 },
+      ),
+    )
 
   test('csvToJson(jsonToCsv(x)) gives back x for flat string-valued rows, with every delimiter', async () => {
     const special = fc.string({ unit: fc.constantFrom(',', ';', '\t', '|', '"', '\r', '\n', ' ', 'a', 'Z', '\ufeff', '=', '\u00e9', '😀') })
     for (const value of [fc.string({ unit: 'binary' }), special]) {
       await fc.assert(
-        fc.asyncProperty(tables(value), fc.constantFrom(',', ';', '\t', '|'), fc.constantFrom('\r\n', '\n'), fc.boolean(), async (rows, delimiter, newline, asText) => {
-          const csv = await toCsv(asText ? JSON.stringify(rows) : rows, { delimiter, newline })
-          assert.deepEqual(await toJson(csv), rows)
-          assert.deepEqual(await toJson(csv, { delimiter }), rows)
-        }),
+        fc.asyncProperty(
+          tables(value),
+          fc.constantFrom(',', ';', '\t', '|'),
+          fc.constantFrom('\r\n', '\n'),
+          fc.boolean(),
+          async (rows, delimiter, newline, asText) => {
+            const csv = await toCsv(asText ? JSON.stringify(rows) : rows, { delimiter, newline })
+            assert.deepEqual(await toJson(csv), rows)
+            assert.deepEqual(await toJson(csv, { delimiter }), rows)
+          },
+        ),
         { numRuns: 150 },
       )
     }
   })
 
   test(`inputs over ${CSV_OFFLOAD_THRESHOLD} characters run on a worker and answer as in process`, async () => {
-    const csv = 'id,name\n' + Array.from({ length: 20_000 }, (_, i) => `${i},"name, ${i}"`).join('\n')
+    const csv = `id,name\n${Array.from({ length: 20_000 }, (_, i) => `${i},"name, ${i}"`).join('\n')}`
     assert.ok(csvJson.offload!(validate(csvJson.input, { input: csv })))
     assert.ok(!csvJson.offload!(validate(csvJson.input, { input: 'a\n1' })))
     const input = validate<Parameters<typeof csvJson.run>[0]>(csvJson.input, { input: csv, dynamicTyping: true })

@@ -52,10 +52,13 @@ function readRecords(text: string, delimiter: Delimiter, skipEmptyLines: boolean
           const quote = text.indexOf('"', from)
           if (quote === -1) {
             const { line: openLine, column } = lineAndColumn(text, open)
-            throw invalidInput(`The quoted field that starts at line ${openLine}, column ${column} is never closed; a quote inside a quoted field is written as two quotes ("")`, {
-              line: openLine,
-              column,
-            })
+            throw invalidInput(
+              `The quoted field that starts at line ${openLine}, column ${column} is never closed; a quote inside a quoted field is written as two quotes ("")`,
+              {
+                line: openLine,
+                column,
+              },
+            )
           }
           value += text.slice(from, quote)
           if (text.charCodeAt(quote + 1) === 0x22) {
@@ -169,7 +172,11 @@ function typedValue(cell: string): unknown {
   const value = Number(cell)
   if (value === 0 && cell.startsWith('-')) return cell
   if (number[1] === undefined && number[2] === undefined) return Number.isSafeInteger(value) ? value : cell
-  const significant = cell.replace(/[eE].*$/, '').replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '')
+  const significant = cell
+    .replace(/[eE].*$/, '')
+    .replace(/[-.]/g, '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '')
   return Number.isFinite(value) && significant.length <= 15 ? value : cell
 }
 
@@ -344,7 +351,10 @@ export const csvJson = defineOperation({
         description: 'csvToJson: the CSV text. jsonToCsv: an array of rows, all objects or all arrays, or JSON text holding such an array.',
         examples: ['name,age\nAda,36'],
       }),
-      action: withDefault(Type.Enum(['csvToJson', 'jsonToCsv'], { description: 'Read CSV into JSON (`csvToJson`), or write JSON rows as CSV (`jsonToCsv`).' }), 'csvToJson'),
+      action: withDefault(
+        Type.Enum(['csvToJson', 'jsonToCsv'], { description: 'Read CSV into JSON (`csvToJson`), or write JSON rows as CSV (`jsonToCsv`).' }),
+        'csvToJson',
+      ),
       delimiter: Type.Optional(
         Type.Enum(['auto', ...DELIMITERS], {
           description:
@@ -352,7 +362,10 @@ export const csvJson = defineOperation({
         }),
       ),
       header: withDefault(
-        Type.Boolean({ description: 'csvToJson: the first row names the columns and rows become objects (false: rows become arrays). jsonToCsv: write the column names as the first line.' }),
+        Type.Boolean({
+          description:
+            'csvToJson: the first row names the columns and rows become objects (false: rows become arrays). jsonToCsv: write the column names as the first line.',
+        }),
         true,
       ),
       dynamicTyping: withDefault(
@@ -429,7 +442,13 @@ export const csvJson = defineOperation({
     },
     {
       summary: 'Objects to CSV',
-      input: { input: [{ name: 'Ada', langs: ['en', 'fr'] }, { name: 'Grace', note: 'said "hi"' }], action: 'jsonToCsv' },
+      input: {
+        input: [
+          { name: 'Ada', langs: ['en', 'fr'] },
+          { name: 'Grace', note: 'said "hi"' },
+        ],
+        action: 'jsonToCsv',
+      },
       output: {
         result: 'name,langs,note\r\nAda,"[""en"",""fr""]",\r\nGrace,,"said ""hi"""\r\n',
         action: 'jsonToCsv',

@@ -4,10 +4,10 @@ import { describe, test } from 'node:test'
 import { crc32 } from 'node:zlib'
 import fc from 'fast-check'
 import { blake3 } from 'hash-wasm'
+import { expectRefusal } from '../../test/expect.ts'
 import { algorithmPattern, canonicalAlgorithm, HASH_SLICE_BYTES } from '../core/digest.ts'
 import { execute } from '../core/execute.ts'
-import { expectRefusal } from '../../test/expect.ts'
-import { hash, HASH_ALGORITHMS } from './hash.ts'
+import { HASH_ALGORITHMS, hash } from './hash.ts'
 
 const run = (input: Record<string, unknown>) => execute(hash, input)
 const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
@@ -57,8 +57,21 @@ const MD5_SUITE: Array<[string, string]> = [
 ]
 
 const BITS: Record<string, number> = {
-  md5: 128, sha1: 160, sha224: 224, sha256: 256, sha384: 384, sha512: 512, 'sha512-256': 256,
-  'sha3-224': 224, 'sha3-256': 256, 'sha3-384': 384, 'sha3-512': 512, blake2b512: 512, blake2s256: 256, blake3: 256, crc32: 32,
+  md5: 128,
+  sha1: 160,
+  sha224: 224,
+  sha256: 256,
+  sha384: 384,
+  sha512: 512,
+  'sha512-256': 256,
+  'sha3-224': 224,
+  'sha3-256': 256,
+  'sha3-384': 384,
+  'sha3-512': 512,
+  blake2b512: 512,
+  blake2s256: 256,
+  blake3: 256,
+  crc32: 32,
 }
 
 /** The digest computed in one call, without the operation's slicing. */
@@ -104,9 +117,21 @@ describe('hash', () => {
 
   test('the seed spellings and other accepted spellings answer with the canonical name', async () => {
     const spellings: Record<string, string> = {
-      MD5: 'md5', 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-512': 'sha512', SHA384: 'sha384', 'sha-224': 'sha224',
-      'SHA3-256': 'sha3-256', 'SHA-3-512': 'sha3-512', 'SHA-512/256': 'sha512-256', 'sha512/256': 'sha512-256', 'Sha-512-256': 'sha512-256',
-      BLAKE3: 'blake3', BLAKE2b512: 'blake2b512', Blake2S256: 'blake2s256', CRC32: 'crc32',
+      MD5: 'md5',
+      'SHA-1': 'sha1',
+      'SHA-256': 'sha256',
+      'SHA-512': 'sha512',
+      SHA384: 'sha384',
+      'sha-224': 'sha224',
+      'SHA3-256': 'sha3-256',
+      'SHA-3-512': 'sha3-512',
+      'SHA-512/256': 'sha512-256',
+      'sha512/256': 'sha512-256',
+      'Sha-512-256': 'sha512-256',
+      BLAKE3: 'blake3',
+      BLAKE2b512: 'blake2b512',
+      Blake2S256: 'blake2s256',
+      CRC32: 'crc32',
     }
     for (const [spelling, canonical] of Object.entries(spellings)) {
       const data = await run({ input: 'abc', algorithm: spelling })
@@ -130,7 +155,12 @@ describe('hash', () => {
   test('the schema pattern accepts exactly the spellings that normalise to an algorithm', () => {
     const pattern = new RegExp(algorithmPattern(HASH_ALGORITHMS), 'u')
     const respell = fc
-      .tuple(fc.constantFrom(...HASH_ALGORITHMS), fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), fc.constantFrom('', '-', '/', '--', '_', ' '), fc.nat(12))
+      .tuple(
+        fc.constantFrom(...HASH_ALGORITHMS),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        fc.constantFrom('', '-', '/', '--', '_', ' '),
+        fc.nat(12),
+      )
       .map(([name, upper, insert, at]) => {
         const cased = Array.from(name, (character, i) => (upper[i] ? character.toUpperCase() : character)).join('')
         return cased.slice(0, at) + insert + cased.slice(at)
@@ -162,7 +192,10 @@ describe('hash', () => {
     assert.equal((await run({ input: 'YWJj', inputEncoding: 'base64' })).result, abc)
     assert.equal((await run({ input: 'abc', inputEncoding: 'latin1' })).result, abc)
     // "é" is one byte in Latin-1 and two in UTF-8.
-    assert.equal((await run({ input: '\u00e9', inputEncoding: 'latin1', algorithm: 'md5' })).result, (await run({ input: 'e9', inputEncoding: 'hex', algorithm: 'md5' })).result)
+    assert.equal(
+      (await run({ input: '\u00e9', inputEncoding: 'latin1', algorithm: 'md5' })).result,
+      (await run({ input: 'e9', inputEncoding: 'hex', algorithm: 'md5' })).result,
+    )
     assert.notEqual((await run({ input: '\u00e9', algorithm: 'md5' })).result, (await run({ input: 'e9', inputEncoding: 'hex', algorithm: 'md5' })).result)
     await refuses({ input: '61zz', inputEncoding: 'hex' }, 'INVALID_INPUT', /position 2/)
     await refuses({ input: '\u0100', inputEncoding: 'latin1' }, 'INVALID_INPUT', /position 0/)
@@ -208,7 +241,10 @@ describe('hash', () => {
         assert.equal(String(viaHex.result).length, BITS[algorithm] / 4, 'leading zeros are kept')
         assert.equal(viaBase64.result, viaHex.result)
         assert.equal(viaLatin1.result, viaHex.result)
-        assert.equal((await run({ input: buffer.toString('hex'), inputEncoding: 'hex', algorithm, expected: String(viaHex.result).toUpperCase() })).matches, true)
+        assert.equal(
+          (await run({ input: buffer.toString('hex'), inputEncoding: 'hex', algorithm, expected: String(viaHex.result).toUpperCase() })).matches,
+          true,
+        )
       }),
       { numRuns: 200 },
     )
@@ -232,7 +268,11 @@ describe('hash', () => {
       const bytes = randomBytes(size)
       const base64 = bytes.toString('base64')
       for (const algorithm of HASH_ALGORITHMS) {
-        assert.equal((await run({ input: base64, inputEncoding: 'base64', algorithm })).result, await oneShotHex(algorithm, bytes), `${algorithm}, ${size} bytes`)
+        assert.equal(
+          (await run({ input: base64, inputEncoding: 'base64', algorithm })).result,
+          await oneShotHex(algorithm, bytes),
+          `${algorithm}, ${size} bytes`,
+        )
       }
     }
   })

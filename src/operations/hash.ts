@@ -8,8 +8,21 @@ import { validationError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
 export const HASH_ALGORITHMS = [
-  'md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512', 'sha512-256',
-  'sha3-224', 'sha3-256', 'sha3-384', 'sha3-512', 'blake2b512', 'blake2s256', 'blake3', 'crc32',
+  'md5',
+  'sha1',
+  'sha224',
+  'sha256',
+  'sha384',
+  'sha512',
+  'sha512-256',
+  'sha3-224',
+  'sha3-256',
+  'sha3-384',
+  'sha3-512',
+  'blake2b512',
+  'blake2s256',
+  'blake3',
+  'crc32',
 ] as const
 type HashAlgorithm = (typeof HASH_ALGORITHMS)[number]
 
@@ -74,7 +87,10 @@ export const hash = defineOperation({
       ),
       inputEncoding: inputEncodingField(),
       encoding: digestEncodingField('How the digest is written: `hex` (lower case unless `uppercase`), `base64`, or unpadded `base64url`.'),
-      uppercase: withDefault(Type.Boolean({ description: 'Write hex digits in upper case. Only with `encoding` hex: base64 is case-sensitive, so asking for it there is a 400.' }), false),
+      uppercase: withDefault(
+        Type.Boolean({ description: 'Write hex digits in upper case. Only with `encoding` hex: base64 is case-sensitive, so asking for it there is a 400.' }),
+        false,
+      ),
       expected: expectedField(
         'A digest to verify, written in `encoding`: `matches` then tells whether it is the digest of `input`, compared in constant time. Hex is compared in any letter case; base64 and base64url with or without "=" padding.',
       ),

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { hexText } from './hex-text.ts'
 
 const run = (input: Record<string, unknown>) => execute(hexText, input)
@@ -53,7 +53,12 @@ describe('hex-text', () => {
   })
 
   test('an odd digit count is a 422 pointing at the last byte', async () => {
-    await fails({ input: '48:6', action: 'hexToText' }, 'INVALID_INPUT', /3 hex digits cannot make whole bytes of 2: the last byte, starting at position 3, has only 1/, 3)
+    await fails(
+      { input: '48:6', action: 'hexToText' },
+      'INVALID_INPUT',
+      /3 hex digits cannot make whole bytes of 2: the last byte, starting at position 3, has only 1/,
+      3,
+    )
     await fails({ input: '0x4', action: 'hexToText' }, 'INVALID_INPUT', /1 hex digit cannot make whole bytes of 2: .* starting at position 2/, 2)
   })
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { HEX_DIGITS, decodeText, encodeText, formatBytes, readBytes, textEncodingField } from '../core/byte-digits.ts'
+import { decodeText, encodeText, formatBytes, HEX_DIGITS, readBytes, textEncodingField } from '../core/byte-digits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
 export const hexText = defineOperation({
@@ -18,7 +18,8 @@ export const hexText = defineOperation({
       separator: withDefault(
         Type.String({
           maxLength: 4,
-          description: 'textToHex: written between bytes, 0 to 4 characters (`:` gives `48:69`). Reading ignores only whitespace, `:`, `-` and `,`, so use those to read the output back.',
+          description:
+            'textToHex: written between bytes, 0 to 4 characters (`:` gives `48:69`). Reading ignores only whitespace, `:`, `-` and `,`, so use those to read the output back.',
         }),
         '',
       ),
@@ -32,9 +33,17 @@ export const hexText = defineOperation({
   }),
   examples: [
     { summary: 'Text to hex', input: { input: 'Hi' }, output: { result: '4869', action: 'textToHex' } },
-    { summary: 'Upper case, colon-separated UTF-8 bytes', input: { input: 'né', separator: ':', uppercase: true }, output: { result: '6E:C3:A9', action: 'textToHex' } },
+    {
+      summary: 'Upper case, colon-separated UTF-8 bytes',
+      input: { input: 'né', separator: ':', uppercase: true },
+      output: { result: '6E:C3:A9', action: 'textToHex' },
+    },
     { summary: 'Hex to text, leniently', input: { input: '\\x48\\x69 0x21', action: 'hexToText' }, output: { result: 'Hi!', action: 'hexToText' } },
-    { summary: 'Bytes that are not UTF-8, read as Latin-1', input: { input: 'ff fe', action: 'hexToText', encoding: 'latin1' }, output: { result: 'ÿþ', action: 'hexToText' } },
+    {
+      summary: 'Bytes that are not UTF-8, read as Latin-1',
+      input: { input: 'ff fe', action: 'hexToText', encoding: 'latin1' },
+      output: { result: 'ÿþ', action: 'hexToText' },
+    },
   ],
   run({ input, action, encoding, separator, uppercase }) {
     if (action === 'textToHex') return { result: formatBytes(encodeText(input, encoding), HEX_DIGITS, separator, uppercase), action }

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { createHMAC, createSHA256, createSHA3 } from 'hash-wasm'
+import { createHMAC, createSHA3, createSHA256 } from 'hash-wasm'
+import { expectRefusal } from '../../test/expect.ts'
 import { HASH_SLICE_BYTES } from '../core/digest.ts'
 import { execute } from '../core/execute.ts'
-import { expectRefusal } from '../../test/expect.ts'
-import { hmac, HMAC_ALGORITHMS } from './hmac.ts'
+import { HMAC_ALGORITHMS, hmac } from './hmac.ts'
 
 const run = (input: Record<string, unknown>) => execute(hmac, input)
 const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
@@ -140,7 +140,10 @@ describe('hmac', () => {
   })
 
   test('RFC 2202 test cases 1–7 for HMAC-MD5 and HMAC-SHA-1', async () => {
-    for (const [algorithm, cases] of [['md5', RFC2202_MD5], ['sha1', RFC2202_SHA1]] as const) {
+    for (const [algorithm, cases] of [
+      ['md5', RFC2202_MD5],
+      ['sha1', RFC2202_SHA1],
+    ] as const) {
       for (const [index, [key, data, dataIsHex, digest]] of cases.entries()) {
         const { result } = await run({ input: data, inputEncoding: dataIsHex ? 'hex' : 'utf8', key, keyEncoding: 'hex', algorithm })
         assert.equal(result, digest, `RFC 2202 ${algorithm} case ${index + 1}`)
@@ -150,10 +153,21 @@ describe('hmac', () => {
 
   test('HMAC-SHA3 agrees with an independent implementation', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 200 }), fc.constantFrom(256, 384, 512) as fc.Arbitrary<256 | 384 | 512>, async (key, message, bits) => {
-        const { result } = await run({ input: Buffer.from(message).toString('hex'), inputEncoding: 'hex', key: Buffer.from(key).toString('base64'), keyEncoding: 'base64', algorithm: `SHA3-${bits}` })
-        assert.equal(result, await referenceHmac(createSHA3(bits), key, message))
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.uint8Array({ maxLength: 200 }),
+        fc.constantFrom(256, 384, 512) as fc.Arbitrary<256 | 384 | 512>,
+        async (key, message, bits) => {
+          const { result } = await run({
+            input: Buffer.from(message).toString('hex'),
+            inputEncoding: 'hex',
+            key: Buffer.from(key).toString('base64'),
+            keyEncoding: 'base64',
+            algorithm: `SHA3-${bits}`,
+          })
+          assert.equal(result, await referenceHmac(createSHA3(bits), key, message))
+        },
+      ),
       { numRuns: 100 },
     )
   })
@@ -161,7 +175,10 @@ describe('hmac', () => {
   test('a message larger than a hashing slice gives the same code as an independent implementation', async () => {
     const key = randomBytes(40)
     const message = randomBytes(3 * HASH_SLICE_BYTES + 5)
-    for (const [algorithm, reference] of [['sha256', createSHA256()], ['sha3-512', createSHA3(512)]] as const) {
+    for (const [algorithm, reference] of [
+      ['sha256', createSHA256()],
+      ['sha3-512', createSHA3(512)],
+    ] as const) {
       const { result } = await run({ input: message.toString('base64'), inputEncoding: 'base64', key: key.toString('hex'), keyEncoding: 'hex', algorithm })
       assert.equal(result, await referenceHmac(reference, key, message), algorithm)
     }
@@ -183,7 +200,14 @@ describe('hmac', () => {
   })
 
   test('spellings follow the hash rules; algorithms outside the HMAC list are 400s listing the list', async () => {
-    for (const [spelling, canonical] of [['MD5', 'md5'], ['SHA-1', 'sha1'], ['SHA-256', 'sha256'], ['SHA-512', 'sha512'], ['Sha3-384', 'sha3-384'], ['sha-3-256', 'sha3-256']]) {
+    for (const [spelling, canonical] of [
+      ['MD5', 'md5'],
+      ['SHA-1', 'sha1'],
+      ['SHA-256', 'sha256'],
+      ['SHA-512', 'sha512'],
+      ['Sha3-384', 'sha3-384'],
+      ['sha-3-256', 'sha3-256'],
+    ]) {
       assert.equal((await run({ input: 'x', key: 'k', algorithm: spelling })).algorithm, canonical)
     }
     for (const algorithm of ['sha512-256', 'sha3-224', 'blake3', 'crc32', 'hmac-sha256']) {
@@ -199,7 +223,10 @@ describe('hmac', () => {
   test('base64 and base64url output', async () => {
     const bytes = Buffer.from(RFC4231[1].expected.sha512, 'hex')
     assert.equal((await run({ input: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha512', encoding: 'base64' })).result, bytes.toString('base64'))
-    assert.equal((await run({ input: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha512', encoding: 'base64url' })).result, bytes.toString('base64url'))
+    assert.equal(
+      (await run({ input: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha512', encoding: 'base64url' })).result,
+      bytes.toString('base64url'),
+    )
   })
 
   test('expected is verified: match, mismatch, hex in any case, other lengths', async () => {

@@ -23,7 +23,10 @@ function keyBytes(key: string, keyEncoding: (typeof KEY_ENCODINGS)[number]): Buf
     if (position === undefined) {
       throw invalidInput(`key is not valid ${keyEncoding}: its length cannot encode whole bytes`, { field: 'key' })
     }
-    throw invalidInput(`key is not valid ${keyEncoding}: the character at position ${position} (not counting whitespace) is not allowed`, { field: 'key', position })
+    throw invalidInput(`key is not valid ${keyEncoding}: the character at position ${position} (not counting whitespace) is not allowed`, {
+      field: 'key',
+      position,
+    })
   }
 }
 
@@ -38,8 +41,15 @@ export const hmac = defineOperation({
     'With `expected`, `matches` tells whether it equals the code, compared in constant time (hex in any letter case; base64 with or without padding).',
   input: Type.Object(
     {
-      input: Type.String({ description: 'The message (text, or encoded bytes, see `inputEncoding`). May be empty.', examples: ['what do ya want for nothing?'] }),
-      key: Type.String({ maxLength: 4096, writeOnly: true, description: 'The secret key, written in `keyEncoding`; may be empty, at most 4096 characters. Never echoed back, never logged.' }),
+      input: Type.String({
+        description: 'The message (text, or encoded bytes, see `inputEncoding`). May be empty.',
+        examples: ['what do ya want for nothing?'],
+      }),
+      key: Type.String({
+        maxLength: 4096,
+        writeOnly: true,
+        description: 'The secret key, written in `keyEncoding`; may be empty, at most 4096 characters. Never echoed back, never logged.',
+      }),
       keyEncoding: withDefault(Type.Enum(KEY_ENCODINGS, { description: 'How `key` is turned into bytes: UTF-8 text, hex digits, or base64.' }), 'utf8'),
       algorithm: algorithmField(
         HMAC_ALGORITHMS,
@@ -72,7 +82,12 @@ export const hmac = defineOperation({
     },
     {
       summary: 'Verify a code given in upper-case hex',
-      input: { input: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'SHA-256', expected: '5BDCC146BF60754E6A042426089575C75A003F089D2739839DEC58B964EC3843' },
+      input: {
+        input: 'what do ya want for nothing?',
+        key: 'Jefe',
+        algorithm: 'SHA-256',
+        expected: '5BDCC146BF60754E6A042426089575C75A003F089D2739839DEC58B964EC3843',
+      },
       output: { result: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843', algorithm: 'sha256', encoding: 'hex', matches: true },
     },
   ],

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { decodeHTML, DecodingMode } from 'entities'
+import { DecodingMode, decodeHTML } from 'entities'
 import fc from 'fast-check'
+import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
-import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
 import { htmlEntity } from './html-entity.ts'
 
 const run = (input: Record<string, unknown>) => execute(htmlEntity, input)
@@ -58,9 +58,18 @@ describe('html-entity', () => {
     assert.equal(TABLE.length, 2125)
     assert.equal(TABLE.filter((entry) => entry.legacy).length, 106)
     assert.equal(new Set(TABLE.map((entry) => entry.name)).size, 2125)
-    assert.deepEqual(TABLE.find((entry) => entry.name === 'amp'), { name: 'amp', value: '&', legacy: true })
-    assert.deepEqual(TABLE.find((entry) => entry.name === 'NotEqualTilde'), { name: 'NotEqualTilde', value: '\u2242\u0338', legacy: false })
-    assert.deepEqual(TABLE.find((entry) => entry.name === 'Afr'), { name: 'Afr', value: '\u{1D504}', legacy: false })
+    assert.deepEqual(
+      TABLE.find((entry) => entry.name === 'amp'),
+      { name: 'amp', value: '&', legacy: true },
+    )
+    assert.deepEqual(
+      TABLE.find((entry) => entry.name === 'NotEqualTilde'),
+      { name: 'NotEqualTilde', value: '\u2242\u0338', legacy: false },
+    )
+    assert.deepEqual(
+      TABLE.find((entry) => entry.name === 'Afr'),
+      { name: 'Afr', value: '\u{1D504}', legacy: false },
+    )
   })
 
   test('every named reference decodes to its characters, leniently and strictly', async () => {
@@ -97,7 +106,10 @@ describe('html-entity', () => {
   })
 
   test('strict decoding refuses a reference without ; and names its position', async () => {
-    await rejects({ input: 'a &copy b', action: 'decode', strict: true }, 'INVALID_INPUT', { position: 2, message: /&copy at position 2 has no closing semicolon/ })
+    await rejects({ input: 'a &copy b', action: 'decode', strict: true }, 'INVALID_INPUT', {
+      position: 2,
+      message: /&copy at position 2 has no closing semicolon/,
+    })
     await rejects({ input: '&amp;&lt;&notit;', action: 'decode', strict: true }, 'INVALID_INPUT', { position: 9, details: { reference: '&not' } })
     await rejects({ input: 'x&#65y', action: 'decode', strict: true }, 'INVALID_INPUT', { position: 1, details: { reference: '&#65' } })
     await rejects({ input: 'end &#x41', action: 'decode', strict: true }, 'INVALID_INPUT', { position: 4 })
@@ -173,7 +185,12 @@ describe('html-entity', () => {
   })
 
   test('round trip: any text survives encode then strict decode, in every scope and format', async () => {
-    const text = fc.oneof(fc.string({ unit: 'binary' }), fc.array(fc.constantFrom('&', '<', '>', '"', "'", '#', ';', 'amp', 'x', '1', ' ', '\n', '\u0000', '\u0080', 'é', '😀'), { maxLength: 20 }).map((parts) => parts.join('')))
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc
+        .array(fc.constantFrom('&', '<', '>', '"', "'", '#', ';', 'amp', 'x', '1', ' ', '\n', '\u0000', '\u0080', 'é', '😀'), { maxLength: 20 })
+        .map((parts) => parts.join('')),
+    )
     await fc.assert(
       fc.asyncProperty(text, fc.constantFrom(...SCOPES), fc.constantFrom(...FORMATS), async (input, scope, format) => {
         assert.equal(await decode(await encode(input, scope, format), true), input)

@@ -1,6 +1,6 @@
-import { Type } from 'typebox'
 import { DecodingMode, encodeHTML, HtmlEntityDecoder } from 'entities'
 import { replaceCodePoint } from 'entities/decode'
+import { Type } from 'typebox'
 import { invalidInput } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -135,27 +135,38 @@ export const htmlEntity = defineOperation({
     '`format` `named` writes the HTML5 name where one exists (`&eacute;`) and a lower-case hex reference (`&#x1f600;`) otherwise; `decimal` and `hex` write only numeric references. ' +
     'Each character is encoded on its own: the few HTML5 names for two-character sequences (such as `&fjlig;`) are never used. ' +
     'U+0000 and the C1 controls that HTML5 reads as other characters (`&#128;` is €) are left as they are, since no reference decodes back to them. ' +
-    'Decoding follows the HTML5 tokenizer for text: all 2,231 named references, decimal and hex references (astral ones too), the spec\'s replacements ' +
+    "Decoding follows the HTML5 tokenizer for text: all 2,231 named references, decimal and hex references (astral ones too), the spec's replacements " +
     '(`&#0;` and out-of-range references become U+FFFD, `&#128;`–`&#159;` map as Windows-1252), and the legacy names that work without `;` (`&amp`, `&copy`…). ' +
     'Text that is not a reference (`&foo;`, a bare `&`) is kept as it is. `strict` refuses any reference without its `;`, naming its position (UTF-16 code units).',
   input: Type.Object(
     {
-      input: Type.String({ description: 'The text to encode, or the HTML text whose character references to decode. May be empty.', examples: ['<p>Café & crème</p>'] }),
-      action: withDefault(Type.Enum(['encode', 'decode'], { description: 'Encode `input` as character references, or decode the references in it.' }), 'encode'),
+      input: Type.String({
+        description: 'The text to encode, or the HTML text whose character references to decode. May be empty.',
+        examples: ['<p>Café & crème</p>'],
+      }),
+      action: withDefault(
+        Type.Enum(['encode', 'decode'], { description: 'Encode `input` as character references, or decode the references in it.' }),
+        'encode',
+      ),
       scope: withDefault(
         Type.Enum(['minimal', 'nonAscii', 'all'], {
-          description: 'When encoding, which characters to replace: `minimal` only `& < > " \'`; `nonAscii` those and every non-ASCII character; `all` every character except ASCII letters and digits.',
+          description:
+            'When encoding, which characters to replace: `minimal` only `& < > " \'`; `nonAscii` those and every non-ASCII character; `all` every character except ASCII letters and digits.',
         }),
         'minimal',
       ),
       format: withDefault(
         Type.Enum(['named', 'decimal', 'hex'], {
-          description: 'When encoding, how to write a reference: `named` uses the HTML5 name (`&lt;`) and falls back to lower-case hex (`&#x1f600;`) where there is none; `decimal` writes `&#60;`; `hex` writes `&#x3c;`.',
+          description:
+            'When encoding, how to write a reference: `named` uses the HTML5 name (`&lt;`) and falls back to lower-case hex (`&#x1f600;`) where there is none; `decimal` writes `&#60;`; `hex` writes `&#x3c;`.',
         }),
         'named',
       ),
       strict: withDefault(
-        Type.Boolean({ description: 'When decoding, refuse (422, with the position) any character reference without its closing `;`, such as the legacy `&amp` or `&#65`, instead of decoding it as HTML5 text does.' }),
+        Type.Boolean({
+          description:
+            'When decoding, refuse (422, with the position) any character reference without its closing `;`, such as the legacy `&amp` or `&#65`, instead of decoding it as HTML5 text does.',
+        }),
         false,
       ),
     },

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { isIP } from 'node:net'
 import { describe, test } from 'node:test'
 import ipaddr from 'ipaddr.js'
+import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { expectRefusal } from '../../test/expect.ts'
 import { ipAddress } from './ip-address.ts'
 
 type Answer = { result: string; results: string[]; version: number }
@@ -29,12 +29,41 @@ const expectedDistinct = (size: number, draws: number) => size * -Math.expm1(dra
 
 /** Every IPv4 range that is not globally routable unicast (IANA special-purpose registry and more). */
 const SPECIAL_V4 = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24', '192.88.99.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4', '255.255.255.255/32',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+  '255.255.255.255/32',
 ]
 const SPECIAL_V6 = [
-  '::/128', '::1/128', '::ffff:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '2001::/23', '2001:2::/48', '2001:10::/28', '2001:20::/28',
-  '2001:db8::/32', '2002::/16', '3fff::/20', '5f00::/16', 'fc00::/7', 'fe80::/10', 'ff00::/8',
+  '::/128',
+  '::1/128',
+  '::ffff:0:0/96',
+  '64:ff9b::/96',
+  '64:ff9b:1::/48',
+  '100::/64',
+  '2001::/23',
+  '2001:2::/48',
+  '2001:10::/28',
+  '2001:20::/28',
+  '2001:db8::/32',
+  '2002::/16',
+  '3fff::/20',
+  '5f00::/16',
+  'fc00::/7',
+  'fe80::/10',
+  'ff00::/8',
 ]
 
 /** What each type must give, in ipaddr.js's names and as explicit blocks. */
@@ -77,7 +106,11 @@ describe('ip-address', () => {
 
   test('every block of a multi-block type is reached', async () => {
     const { results } = await run({ type: 'documentation', count: 500 })
-    for (const cidr of TYPES[4].documentation.within) assert.ok(results.some((address) => inAny(address, [cidr])), cidr)
+    for (const cidr of TYPES[4].documentation.within)
+      assert.ok(
+        results.some((address) => inAny(address, [cidr])),
+        cidr,
+      )
     const privates = (await run({ type: 'private', count: 1000 })).results
     // 10/8 is 16 times 172.16/12 and 256 times 192.168/16: each is drawn in proportion to its size.
     assert.ok(privates.filter((address) => address.startsWith('10.')).length > 880)
@@ -105,7 +138,18 @@ describe('ip-address', () => {
   })
 
   test('cidr: addresses stay inside the block, for IPv4 and IPv6, and the version comes from it', async () => {
-    for (const cidr of ['10.0.0.0/8', '192.168.1.0/24', '100.64.0.0/10', '203.0.113.128/25', '0.0.0.0/0', '2001:db8::/32', 'fe80::/10', '2001:db8:abcd:12::/64', '::/0', '2001:DB8::/48']) {
+    for (const cidr of [
+      '10.0.0.0/8',
+      '192.168.1.0/24',
+      '100.64.0.0/10',
+      '203.0.113.128/25',
+      '0.0.0.0/0',
+      '2001:db8::/32',
+      'fe80::/10',
+      '2001:db8:abcd:12::/64',
+      '::/0',
+      '2001:DB8::/48',
+    ]) {
       const answer = await run({ cidr, count: 500 })
       const block = ipaddr.parseCIDR(cidr)
       assert.equal(answer.version, block[0].kind() === 'ipv4' ? 4 : 6)

@@ -90,14 +90,20 @@ function cidrSpace(cidr: string): Space {
   if (family === 0) throw invalidInput(`cidr ${cidr} does not start with a valid IPv4 or IPv6 address`, { field: 'cidr', position: 0 })
   const version = family as IpVersion
   if (prefixLength > BITS[version]) {
-    throw invalidInput(`cidr ${cidr} has a /${prefixLength} prefix, but an IPv${version} prefix is at most /${BITS[version]}`, { field: 'cidr', position: slash + 1 })
+    throw invalidInput(`cidr ${cidr} has a /${prefixLength} prefix, but an IPv${version} prefix is at most /${BITS[version]}`, {
+      field: 'cidr',
+      position: slash + 1,
+    })
   }
   const value = toBigInt(ipaddr.parse(addressPart))
   const hostBits = BigInt(BITS[version] - prefixLength)
   const network = (value >> hostBits) << hostBits
   if (network !== value) {
     const suggestion = `${addressText(toAddress(network, version))}/${prefixLength}`
-    throw invalidInput(`cidr ${cidr} has host bits set beyond its /${prefixLength} prefix; the block it names is written ${suggestion}`, { field: 'cidr', position: 0 })
+    throw invalidInput(`cidr ${cidr} has host bits set beyond its /${prefixLength} prefix; the block it names is written ${suggestion}`, {
+      field: 'cidr',
+      position: 0,
+    })
   }
   return { version, blocks: [block(network, prefixLength, version)], size: 1n << hostBits, label: `cidr ${cidr}`, publicOnly: false }
 }
@@ -132,7 +138,9 @@ export const ipAddress = defineOperation({
   input: Type.Object(
     {
       version: Type.Optional(
-        Type.Enum([4, 6], { description: 'IPv4 or IPv6. Default: 4, or the version of `cidr` when it is given (a version that contradicts `cidr` is refused).' }),
+        Type.Enum([4, 6], {
+          description: 'IPv4 or IPv6. Default: 4, or the version of `cidr` when it is given (a version that contradicts `cidr` is refused).',
+        }),
       ),
       count: withDefault(Type.Integer({ minimum: 1, maximum: 1000, description: 'How many addresses to generate, 1 to 1000.' }), 1),
       type: withDefault(
@@ -169,7 +177,11 @@ export const ipAddress = defineOperation({
       input: { cidr: '10.0.0.0/30', count: 4, unique: true },
     },
     { summary: 'The IPv6 loopback address', input: { version: 6, type: 'loopback' }, output: { result: '::1', results: ['::1'], version: 6 } },
-    { summary: 'A one-address block', input: { cidr: '2001:db8:0:0:1:0:0:1/128' }, output: { result: '2001:db8::1:0:0:1', results: ['2001:db8::1:0:0:1'], version: 6 } },
+    {
+      summary: 'A one-address block',
+      input: { cidr: '2001:db8:0:0:1:0:0:1/128' },
+      output: { result: '2001:db8::1:0:0:1', results: ['2001:db8::1:0:0:1'], version: 6 },
+    },
   ],
   allowGet: true,
   run({ version, count, type, cidr, unique }) {

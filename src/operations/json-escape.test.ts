@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { jsonEscape } from './json-escape.ts'
 
 const run = (input: Record<string, unknown>) => execute(jsonEscape, input)
-const escape = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
-const unescape = async (input: string) => (await run({ input, action: 'unescape' })).result as string
+const escaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
+const unescaped = async (input: string) => (await run({ input, action: 'unescape' })).result as string
 const refuses = (input: string, position: number, pattern: RegExp) =>
   expectRefusal(run({ input, action: 'unescape' }), { code: 'INVALID_INPUT', position, message: pattern })
 
@@ -36,19 +36,19 @@ const jsonish = fc.string({
 
 describe('json-escape', () => {
   test('escapes every short form, other control characters as lower-case \\u00xx, and leaves / alone', async () => {
-    assert.equal(await escape('"\\/\b\f\n\r\t'), '\\"\\\\/\\b\\f\\n\\r\\t')
-    assert.equal(await escape('\u0000\u0001\u001f\u007f'), '\\u0000\\u0001\\u001f\u007f')
+    assert.equal(await escaped('"\\/\b\f\n\r\t'), '\\"\\\\/\\b\\f\\n\\r\\t')
+    assert.equal(await escaped('\u0000\u0001\u001f\u007f'), '\\u0000\\u0001\\u001f\u007f')
     for (let code = 0; code < 0x20; code++) {
       const char = String.fromCharCode(code)
-      assert.equal(await escape(char), JSON.stringify(char).slice(1, -1))
+      assert.equal(await escaped(char), JSON.stringify(char).slice(1, -1))
     }
   })
 
   test('asciiOnly writes non-ASCII as lower-case \\uxxxx, astral characters as surrogate pairs', async () => {
-    assert.equal(await escape('é€😀', { asciiOnly: true }), '\\u00e9\\u20ac\\ud83d\\ude00')
-    assert.equal(await escape('é€😀'), 'é€😀')
-    assert.equal(await escape('\u2028\u00ff', { asciiOnly: true, wrapInQuotes: true }), '"\\u2028\\u00ff"')
-    assert.match(await escape('\u0080\uffff\u{10ffff}', { asciiOnly: true }), /^[\x20-\x7e]*$/)
+    assert.equal(await escaped('é€😀', { asciiOnly: true }), '\\u00e9\\u20ac\\ud83d\\ude00')
+    assert.equal(await escaped('é€😀'), 'é€😀')
+    assert.equal(await escaped('\u2028\u00ff', { asciiOnly: true, wrapInQuotes: true }), '"\\u2028\\u00ff"')
+    assert.match(await escaped('\u0080\uffff\u{10ffff}', { asciiOnly: true }), /^[\x20-\x7e]*$/)
   })
 
   test('answers result then action', async () => {
@@ -57,18 +57,18 @@ describe('json-escape', () => {
   })
 
   test('unescapes every short escape and \\u escapes in either case', async () => {
-    assert.equal(await unescape('\\"\\\\\\/\\b\\f\\n\\r\\t'), '"\\/\b\f\n\r\t')
-    assert.equal(await unescape('\\u0041\\u00e9\\u00E9\\uABCD\\uabcd'), 'A\u00e9\u00e9\uabcd\uabcd')
-    assert.equal(await unescape('\\ud83d\\ude00 \\uD83D\\uDE00'), '😀 😀')
-    assert.equal(await unescape('raw 😀 and \u007f and \u2028'), 'raw 😀 and \u007f and \u2028')
+    assert.equal(await unescaped('\\"\\\\\\/\\b\\f\\n\\r\\t'), '"\\/\b\f\n\r\t')
+    assert.equal(await unescaped('\\u0041\\u00e9\\u00E9\\uABCD\\uabcd'), 'A\u00e9\u00e9\uabcd\uabcd')
+    assert.equal(await unescaped('\\ud83d\\ude00 \\uD83D\\uDE00'), '😀 😀')
+    assert.equal(await unescaped('raw 😀 and \u007f and \u2028'), 'raw 😀 and \u007f and \u2028')
   })
 
   test('unescape accepts the literal with or without its quotes', async () => {
-    assert.equal(await unescape('"a\\"b"'), 'a"b')
-    assert.equal(await unescape('a\\"b'), 'a"b')
-    assert.equal(await unescape('""'), '')
-    assert.equal(await unescape(''), '')
-    assert.equal(await unescape('\\"quoted\\"'), '"quoted"')
+    assert.equal(await unescaped('"a\\"b"'), 'a"b')
+    assert.equal(await unescaped('a\\"b'), 'a"b')
+    assert.equal(await unescaped('""'), '')
+    assert.equal(await unescaped(''), '')
+    assert.equal(await unescaped('\\"quoted\\"'), '"quoted"')
   })
 
   test('refuses each raw control character with its position', async () => {
@@ -116,22 +116,22 @@ describe('json-escape', () => {
     await assert.rejects(run({}), { code: 'VALIDATION_ERROR' })
   })
 
-  test('property: escape(x) is what JSON.stringify writes between its quotes', async () => {
+  test('property: escaped(x) is what JSON.stringify writes between its quotes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary' }), async (text) => {
-        assert.equal(await escape(text), JSON.stringify(text).slice(1, -1))
-        assert.equal(await escape(text, { wrapInQuotes: true }), JSON.stringify(text))
-        const ascii = await escape(text, { asciiOnly: true, wrapInQuotes: true })
+        assert.equal(await escaped(text), JSON.stringify(text).slice(1, -1))
+        assert.equal(await escaped(text, { wrapInQuotes: true }), JSON.stringify(text))
+        const ascii = await escaped(text, { asciiOnly: true, wrapInQuotes: true })
         assert.match(ascii, /^[\x20-\x7e]*$/)
         assert.equal(JSON.parse(ascii), text)
       }),
     )
   })
 
-  test('property: unescape(escape(x)) === x, with and without asciiOnly and wrapInQuotes', async () => {
+  test('property: unescaped(escaped(x)) === x, with and without asciiOnly and wrapInQuotes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary' }), fc.boolean(), fc.boolean(), async (text, asciiOnly, wrapInQuotes) => {
-        assert.equal(await unescape(await escape(text, { asciiOnly, wrapInQuotes })), text)
+        assert.equal(await unescaped(await escaped(text, { asciiOnly, wrapInQuotes })), text)
       }),
     )
   })
@@ -163,7 +163,7 @@ describe('json-escape', () => {
     await assert.rejects(run({ input: '😀'.repeat(Math.floor(limit / 12) + 1), asciiOnly: true }), { code: 'LIMIT_EXCEEDED' })
     // é takes two bytes in UTF-8 and \n two characters: exactly at the limit is allowed, one byte more is not.
     const atLimit = `${'é'.repeat(limit / 2 - 1)}\n`
-    assert.equal((await escape(atLimit)).length, limit / 2 + 1)
+    assert.equal((await escaped(atLimit)).length, limit / 2 + 1)
     await assert.rejects(run({ input: `${atLimit}x` }), { code: 'LIMIT_EXCEEDED' })
   })
 })

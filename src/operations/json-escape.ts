@@ -1,5 +1,5 @@
-import { showCharacterAt } from '../core/charsets.ts'
 import { Type } from 'typebox'
+import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput } from '../core/errors.ts'
 import { replaceCodeUnits } from '../core/escape.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -8,7 +8,8 @@ const unicodeEscapes: string[] = []
 
 /** `\uxxxx` with lower-case hex digits, as JSON.stringify writes it; remembered, as asciiOnly may write millions. */
 function unicodeEscape(code: number): string {
-  return (unicodeEscapes[code] ??= `\\u${code.toString(16).padStart(4, '0')}`)
+  unicodeEscapes[code] ??= `\\u${code.toString(16).padStart(4, '0')}`
+  return unicodeEscapes[code]
 }
 
 /** The escapes JSON has a short form for, by the character they stand for. */
@@ -65,7 +66,9 @@ export function unescapeJson(text: string): string {
       return parts.join('')
     }
     if (code < 0x20) {
-      throw invalidInput(`The control character ${showCharacterAt(text, i)} at position ${i} must be escaped in a JSON string (as ${ASCII_ESCAPES[code]})`, { position: i })
+      throw invalidInput(`The control character ${showCharacterAt(text, i)} at position ${i} must be escaped in a JSON string (as ${ASCII_ESCAPES[code]})`, {
+        position: i,
+      })
     }
     if (code !== 0x5c) continue
     const [value, length] = readEscape(text, i)
@@ -126,10 +129,27 @@ export const jsonEscape = defineOperation({
     '(a position counts UTF-16 code units of `input`, as JavaScript indexes strings).',
   input: Type.Object(
     {
-      input: Type.String({ description: 'The text to escape, or the JSON string literal (with or without its quotes) to unescape. May be empty.', examples: ['say "hi"\n'] }),
-      action: withDefault(Type.Enum(['escape', 'unescape'], { description: 'Escape `input` into a JSON string literal, or unescape a JSON string literal in `input`.' }), 'escape'),
-      wrapInQuotes: withDefault(Type.Boolean({ description: 'Escape only: put `"` around the result, giving a complete JSON string. Unescape accepts both forms and ignores this field.' }), false),
-      asciiOnly: withDefault(Type.Boolean({ description: 'Escape only: also write every non-ASCII character as `\\uxxxx` (a surrogate pair above U+FFFF), so the result is pure ASCII. Unescape ignores this field.' }), false),
+      input: Type.String({
+        description: 'The text to escape, or the JSON string literal (with or without its quotes) to unescape. May be empty.',
+        examples: ['say "hi"\n'],
+      }),
+      action: withDefault(
+        Type.Enum(['escape', 'unescape'], { description: 'Escape `input` into a JSON string literal, or unescape a JSON string literal in `input`.' }),
+        'escape',
+      ),
+      wrapInQuotes: withDefault(
+        Type.Boolean({
+          description: 'Escape only: put `"` around the result, giving a complete JSON string. Unescape accepts both forms and ignores this field.',
+        }),
+        false,
+      ),
+      asciiOnly: withDefault(
+        Type.Boolean({
+          description:
+            'Escape only: also write every non-ASCII character as `\\uxxxx` (a surrogate pair above U+FFFF), so the result is pure ASCII. Unescape ignores this field.',
+        }),
+        false,
+      ),
     },
     { additionalProperties: false },
   ),
@@ -139,8 +159,16 @@ export const jsonEscape = defineOperation({
   }),
   examples: [
     { summary: 'Escape quotes and a line break', input: { input: 'say "hi"\n' }, output: { result: 'say \\"hi\\"\\n', action: 'escape' } },
-    { summary: 'Escape to ASCII, in quotes', input: { input: 'café 😀', asciiOnly: true, wrapInQuotes: true }, output: { result: '"caf\\u00e9 \\ud83d\\ude00"', action: 'escape' } },
-    { summary: 'Unescape a quoted literal', input: { input: '"tab\\there \\u00E9 \\/"', action: 'unescape' }, output: { result: 'tab\there é /', action: 'unescape' } },
+    {
+      summary: 'Escape to ASCII, in quotes',
+      input: { input: 'café 😀', asciiOnly: true, wrapInQuotes: true },
+      output: { result: '"caf\\u00e9 \\ud83d\\ude00"', action: 'escape' },
+    },
+    {
+      summary: 'Unescape a quoted literal',
+      input: { input: '"tab\\there \\u00E9 \\/"', action: 'unescape' },
+      output: { result: 'tab\there é /', action: 'unescape' },
+    },
   ],
   run({ input, action, wrapInQuotes, asciiOnly }) {
     return { result: action === 'escape' ? escapeJson(input, asciiOnly, wrapInQuotes) : unescapeJson(input), action }

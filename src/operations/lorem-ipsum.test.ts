@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { LOREM_WORDS, loremIpsum } from './lorem-ipsum.ts'
 
 const run = async (input: Record<string, unknown>) => (await execute(loremIpsum, input)) as { result: string; wordCount: number }
@@ -54,7 +54,8 @@ describe('lorem-ipsum', () => {
       assert.equal((await run(input)).result, (await run(input)).result, `seed ${seed}`)
     }
     const texts = new Set<string>()
-    for (const seed of [-1, 2 ** 32, 2 ** 32 + 1, -(2 ** 40)]) texts.add((await run({ unit: 'sentences', count: 3, seed, startWithLorem: false })).result as string)
+    for (const seed of [-1, 2 ** 32, 2 ** 32 + 1, -(2 ** 40)])
+      texts.add((await run({ unit: 'sentences', count: 3, seed, startWithLorem: false })).result as string)
     assert.equal(texts.size, 4)
   })
 
@@ -144,7 +145,13 @@ describe('lorem-ipsum', () => {
     const paragraphs = (await run({ unit: 'paragraphs', count: 4, format: 'html', seed: 5 })).result
     assert.match(paragraphs, /^<p>[^<>\n]+<\/p>(\n<p>[^<>\n]+<\/p>){3}$/)
     const text = (await run({ unit: 'paragraphs', count: 4, format: 'text', seed: 5 })).result
-    assert.equal(paragraphs, text.split('\n\n').map((paragraph) => `<p>${paragraph}</p>`).join('\n'))
+    assert.equal(
+      paragraphs,
+      text
+        .split('\n\n')
+        .map((paragraph) => `<p>${paragraph}</p>`)
+        .join('\n'),
+    )
     assert.equal((await run({ unit: 'words', count: 3, format: 'html' })).result, '<p>Lorem ipsum dolor</p>')
     assert.match((await run({ unit: 'sentences', count: 5, format: 'html', seed: 5 })).result, /^<p>[^<>\n]+<\/p>$/)
   })

@@ -172,11 +172,18 @@ export const loremIpsum = defineOperation({
     {
       unit: withDefault(Type.Enum(['words', 'sentences', 'paragraphs'], { description: 'What `count` counts: words, sentences or paragraphs.' }), 'paragraphs'),
       count: withDefault(
-        Type.Integer({ minimum: 1, maximum: MAX_COUNT.words, description: 'How many units to write: at most 10,000 words, 1,000 sentences or 100 paragraphs.' }),
+        Type.Integer({
+          minimum: 1,
+          maximum: MAX_COUNT.words,
+          description: 'How many units to write: at most 10,000 words, 1,000 sentences or 100 paragraphs.',
+        }),
         3,
       ),
       startWithLorem: withDefault(
-        Type.Boolean({ description: 'Open with "Lorem ipsum dolor sit amet, consectetur adipiscing elit." (for unit words: its first `count` words). With false every word is drawn at random.' }),
+        Type.Boolean({
+          description:
+            'Open with "Lorem ipsum dolor sit amet, consectetur adipiscing elit." (for unit words: its first `count` words). With false every word is drawn at random.',
+        }),
         true,
       ),
       format: withDefault(

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { expectRefusal } from '../../test/expect.ts'
 import { macAddress } from './mac-address.ts'
 
 const run = (input: Record<string, unknown>) => execute(macAddress, input) as Promise<{ result: string; results: string[] }>

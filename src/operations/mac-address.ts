@@ -12,8 +12,7 @@ const LOCAL_BIT = 0x02
 
 const HEX2 = '[0-9A-Fa-f]{2}'
 /** 0 to 5 bytes, written with one kind of separator throughout, or none, or in Cisco's dotted groups. */
-const PREFIX_PATTERN =
-  `^(?:|${HEX2}(?::${HEX2}){0,4}|${HEX2}(?:-${HEX2}){0,4}|(?:${HEX2}){1,5}|[0-9A-Fa-f]{4}(?:\\.[0-9A-Fa-f]{4})?(?:\\.${HEX2})?)$`
+const PREFIX_PATTERN = `^(?:|${HEX2}(?::${HEX2}){0,4}|${HEX2}(?:-${HEX2}){0,4}|(?:${HEX2}){1,5}|[0-9A-Fa-f]{4}(?:\\.[0-9A-Fa-f]{4})?(?:\\.${HEX2})?)$`
 
 function formatMac(bytes: Uint8Array, format: Format, uppercase: boolean): string {
   const hex = Buffer.from(bytes).toString('hex')
@@ -37,13 +36,14 @@ export const macAddress = defineOperation({
   description:
     'Generates random 48-bit MAC (EUI-48) addresses from the operating system CSPRNG. ' +
     'Without `prefix`, every address is locally administered (bit 1 of the first octet set) and unicast (bit 0 clear), so it can never collide with an address a vendor assigned; `multicast` sets bit 0 instead. ' +
-    'With `prefix` (up to 5 bytes, such as a vendor OUI), the prefix is kept as given and only the remaining bytes are random; `multicast` then sets bit 0 of the prefix\'s first octet.',
+    "With `prefix` (up to 5 bytes, such as a vendor OUI), the prefix is kept as given and only the remaining bytes are random; `multicast` then sets bit 0 of the prefix's first octet.",
   input: Type.Object(
     {
       count: withDefault(Type.Integer({ minimum: 1, maximum: 1000, description: 'How many addresses to generate, 1 to 1000.' }), 1),
       format: withDefault(
         Type.Enum(['colon', 'hyphen', 'dot', 'none'], {
-          description: 'How each address is written: `colon` (00:1a:2b:3c:4d:5e), `hyphen` (00-1a-2b-3c-4d-5e), `dot` (Cisco, 001a.2b3c.4d5e) or `none` (001a2b3c4d5e).',
+          description:
+            'How each address is written: `colon` (00:1a:2b:3c:4d:5e), `hyphen` (00-1a-2b-3c-4d-5e), `dot` (Cisco, 001a.2b3c.4d5e) or `none` (001a2b3c4d5e).',
         }),
         'colon',
       ),
@@ -59,8 +59,7 @@ export const macAddress = defineOperation({
       ),
       multicast: withDefault(
         Type.Boolean({
-          description:
-            'Generate group (multicast) addresses: bit 0 of the first octet set, in the prefix\'s first octet too when a prefix is given.',
+          description: "Generate group (multicast) addresses: bit 0 of the first octet set, in the prefix's first octet too when a prefix is given.",
         }),
         false,
       ),

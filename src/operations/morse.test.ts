@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { MORSE_CODE, morse } from './morse.ts'
 
 const run = (input: Record<string, unknown>) => execute(morse, input)
@@ -75,7 +75,8 @@ describe('morse', () => {
     for (const dot of ['.', '\u00b7', '\u2022']) {
       for (const dash of ['-', '_', '\u2212', '\u2013']) assert.equal(await decode(`${dot}${dash} ${dash}${dot}${dot}${dot}`), 'AB', `${dot}${dash}`)
     }
-    for (const gap of ['/', '|', ' / ', ' | ', '  ', '   ', '\n', '\r\n', ' \n ', '\t\t', '//']) assert.equal(await decode(`.-${gap}-...`), 'A B', JSON.stringify(gap))
+    for (const gap of ['/', '|', ' / ', ' | ', '  ', '   ', '\n', '\r\n', ' \n ', '\t\t', '//'])
+      assert.equal(await decode(`.-${gap}-...`), 'A B', JSON.stringify(gap))
     for (const gap of [' ', '\t']) assert.equal(await decode(`.-${gap}-...`), 'AB', JSON.stringify(gap))
     assert.equal(await decode('.- # -...', { wordSeparator: ' # ' }), 'A B')
   })

@@ -5,14 +5,60 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 
 /** The International Morse code (ITU-R M.1677-1), with the customary codes for ! & ; _ $ that it lacks. */
 export const MORSE_CODE: Readonly<Record<string, string>> = {
-  A: '.-', B: '-...', C: '-.-.', D: '-..', E: '.', F: '..-.', G: '--.', H: '....', I: '..', J: '.---',
-  K: '-.-', L: '.-..', M: '--', N: '-.', O: '---', P: '.--.', Q: '--.-', R: '.-.', S: '...', T: '-',
-  U: '..-', V: '...-', W: '.--', X: '-..-', Y: '-.--', Z: '--..',
-  '0': '-----', '1': '.----', '2': '..---', '3': '...--', '4': '....-',
-  '5': '.....', '6': '-....', '7': '--...', '8': '---..', '9': '----.',
-  '.': '.-.-.-', ',': '--..--', '?': '..--..', "'": '.----.', '!': '-.-.--', '/': '-..-.',
-  '(': '-.--.', ')': '-.--.-', '&': '.-...', ':': '---...', ';': '-.-.-.', '=': '-...-',
-  '+': '.-.-.', '-': '-....-', _: '..--.-', '"': '.-..-.', $: '...-..-', '@': '.--.-.',
+  A: '.-',
+  B: '-...',
+  C: '-.-.',
+  D: '-..',
+  E: '.',
+  F: '..-.',
+  G: '--.',
+  H: '....',
+  I: '..',
+  J: '.---',
+  K: '-.-',
+  L: '.-..',
+  M: '--',
+  N: '-.',
+  O: '---',
+  P: '.--.',
+  Q: '--.-',
+  R: '.-.',
+  S: '...',
+  T: '-',
+  U: '..-',
+  V: '...-',
+  W: '.--',
+  X: '-..-',
+  Y: '-.--',
+  Z: '--..',
+  '0': '-----',
+  '1': '.----',
+  '2': '..---',
+  '3': '...--',
+  '4': '....-',
+  '5': '.....',
+  '6': '-....',
+  '7': '--...',
+  '8': '---..',
+  '9': '----.',
+  '.': '.-.-.-',
+  ',': '--..--',
+  '?': '..--..',
+  "'": '.----.',
+  '!': '-.-.--',
+  '/': '-..-.',
+  '(': '-.--.',
+  ')': '-.--.-',
+  '&': '.-...',
+  ':': '---...',
+  ';': '-.-.-.',
+  '=': '-...-',
+  '+': '.-.-.',
+  '-': '-....-',
+  _: '..--.-',
+  '"': '.-..-.',
+  $: '...-..-',
+  '@': '.--.-.',
 }
 
 const CODE_OF = new Map<string, string>()
@@ -41,9 +87,15 @@ function assertReadableSymbols({ dot, dash, letterSeparator, wordSeparator }: Sy
     throw validationError('dash', 'must differ from dot, and neither may begin with the other, or dots and dashes could not be told apart')
   }
   if (letterSeparator === wordSeparator) throw validationError('wordSeparator', 'must differ from letterSeparator, or word breaks would be lost')
-  for (const [field, separator] of [['letterSeparator', letterSeparator], ['wordSeparator', wordSeparator]] as const) {
+  for (const [field, separator] of [
+    ['letterSeparator', letterSeparator],
+    ['wordSeparator', wordSeparator],
+  ] as const) {
     if (separator.includes(dot) || separator.includes(dash)) {
-      throw validationError(field, `must not contain the dot (${JSON.stringify(dot)}) or the dash (${JSON.stringify(dash)}), or the code could not be read back`)
+      throw validationError(
+        field,
+        `must not contain the dot (${JSON.stringify(dot)}) or the dash (${JSON.stringify(dash)}), or the code could not be read back`,
+      )
     }
   }
 }
@@ -120,7 +172,14 @@ type Token = 'dot' | 'dash' | 'letter' | 'word'
 /** Reads the Morse token at a position: its kind and length, or undefined for a character that is none. */
 function tokenReader({ dot, dash, letterSeparator, wordSeparator }: Symbols): (text: string, at: number) => [Token, number] | undefined {
   // The chosen symbols come first, longest first, so they may reuse any built-in spelling.
-  const chosen = ([['word', wordSeparator], ['letter', letterSeparator], ['dot', dot], ['dash', dash]] as Array<[Token, string]>).sort((a, b) => b[1].length - a[1].length)
+  const chosen = (
+    [
+      ['word', wordSeparator],
+      ['letter', letterSeparator],
+      ['dot', dot],
+      ['dash', dash],
+    ] as Array<[Token, string]>
+  ).sort((a, b) => b[1].length - a[1].length)
   return (text, at) => {
     for (const [token, written] of chosen) if (text.startsWith(written, at)) return [token, written.length]
     const character = text[at]
@@ -198,16 +257,38 @@ export const morse = defineOperation({
     {
       input: Type.String({ description: 'The text to encode, or the Morse code to decode. May be empty.', examples: ['SOS'] }),
       action: withDefault(Type.Enum(['encode', 'decode'], { description: 'Encode text as Morse code, or decode Morse code to text.' }), 'encode'),
-      dot: withDefault(Type.String({ minLength: 1, maxLength: 8, description: 'How a dot (dit) is written; 1 to 8 characters. Decoding also accepts `.` `·` `•`.' }), '.'),
-      dash: withDefault(Type.String({ minLength: 1, maxLength: 8, description: 'How a dash (dah) is written; 1 to 8 characters, different from `dot`. Decoding also accepts `-` `_` `−` `–`.' }), '-'),
-      letterSeparator: withDefault(Type.String({ minLength: 1, maxLength: 16, description: 'What separates the letters of a word; 1 to 16 characters. Decoding also accepts a single space.' }), ' '),
+      dot: withDefault(
+        Type.String({ minLength: 1, maxLength: 8, description: 'How a dot (dit) is written; 1 to 8 characters. Decoding also accepts `.` `·` `•`.' }),
+        '.',
+      ),
+      dash: withDefault(
+        Type.String({
+          minLength: 1,
+          maxLength: 8,
+          description: 'How a dash (dah) is written; 1 to 8 characters, different from `dot`. Decoding also accepts `-` `_` `−` `–`.',
+        }),
+        '-',
+      ),
+      letterSeparator: withDefault(
+        Type.String({
+          minLength: 1,
+          maxLength: 16,
+          description: 'What separates the letters of a word; 1 to 16 characters. Decoding also accepts a single space.',
+        }),
+        ' ',
+      ),
       wordSeparator: withDefault(
-        Type.String({ minLength: 1, maxLength: 16, description: 'What separates words; 1 to 16 characters. Decoding also accepts `/`, `|`, a line break and two or more spaces.' }),
+        Type.String({
+          minLength: 1,
+          maxLength: 16,
+          description: 'What separates words; 1 to 16 characters. Decoding also accepts `/`, `|`, a line break and two or more spaces.',
+        }),
         ' / ',
       ),
       onUnknown: withDefault(
         Type.Enum(['error', 'skip'], {
-          description: 'What to do with a character outside the alphabet (encode) or an unknown code (decode): `error` refuses the input (422) listing each with its positions; `skip` leaves them out and lists them in `skipped`.',
+          description:
+            'What to do with a character outside the alphabet (encode) or an unknown code (decode): `error` refuses the input (422) listing each with its positions; `skip` leaves them out and lists them in `skipped`.',
         }),
         'error',
       ),
@@ -217,7 +298,10 @@ export const morse = defineOperation({
   output: Type.Object({
     result: Type.String({ description: 'The Morse code (encode) or the upper-case text (decode).' }),
     action: Type.Enum(['encode', 'decode'], { description: 'The action performed.' }),
-    skipped: Type.Array(Type.String(), { description: 'The distinct characters (encode) or codes as written (decode) left out under `onUnknown: skip`, in order of first appearance; empty otherwise.' }),
+    skipped: Type.Array(Type.String(), {
+      description:
+        'The distinct characters (encode) or codes as written (decode) left out under `onUnknown: skip`, in order of first appearance; empty otherwise.',
+    }),
   }),
   examples: [
     { summary: 'Encode SOS', input: { input: 'SOS' }, output: { result: '... --- ...', action: 'encode', skipped: [] } },
@@ -231,7 +315,11 @@ export const morse = defineOperation({
       input: { input: 'Hi all', dot: 'dit', dash: 'dah', letterSeparator: ' ', wordSeparator: ' | ' },
       output: { result: 'ditditditdit ditdit | ditdah ditdahditdit ditdahditdit', action: 'encode', skipped: [] },
     },
-    { summary: 'Skip characters outside the alphabet', input: { input: 'C# 4€', onUnknown: 'skip' }, output: { result: '-.-. / ....-', action: 'encode', skipped: ['#', '€'] } },
+    {
+      summary: 'Skip characters outside the alphabet',
+      input: { input: 'C# 4€', onUnknown: 'skip' },
+      output: { result: '-.-. / ....-', action: 'encode', skipped: ['#', '€'] },
+    },
   ],
   run({ input, action, dot, dash, letterSeparator, wordSeparator, onUnknown }) {
     const symbols = { dot, dash, letterSeparator, wordSeparator }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import { assertFits, countCharacters } from '../../test/chi-square.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { DIGITS, LOWERCASE, SIMILAR_CHARACTERS, UPPERCASE } from '../core/charsets.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { assertFits, countCharacters } from '../../test/chi-square.ts'
-import { expectRefusal } from '../../test/expect.ts'
 import { DEFAULT_SYMBOLS, password } from './password.ts'
 
 interface Answer {
@@ -55,7 +55,11 @@ describe('password', () => {
   test('every enabled class appears in every password, even at the minimum length', async () => {
     for (const passwordText of await many({ length: 4 }, 2000)) {
       assert.equal(passwordText.length, 4)
-      for (const characters of DEFAULT_CLASSES) assert.ok([...passwordText].some((c) => characters.includes(c)), `${passwordText} has one of ${characters}`)
+      for (const characters of DEFAULT_CLASSES)
+        assert.ok(
+          [...passwordText].some((c) => characters.includes(c)),
+          `${passwordText} has one of ${characters}`,
+        )
     }
     for (const passwordText of await many({ length: 5, uppercase: false, symbols: false }, 1000)) {
       assert.match(passwordText, /^(?=.*[a-z])(?=.*[0-9])[a-z0-9]{5}$/)
@@ -113,7 +117,10 @@ describe('password', () => {
       assert.equal(data.strength, strength, `length ${length}`)
     }
     // 12 × log2(36) = 62.039… → 62.04
-    assert.deepEqual((({ entropyBits, strength }) => ({ entropyBits, strength }))(await run({ length: 12, uppercase: false, symbols: false })), { entropyBits: 62.04, strength: 'fair' })
+    assert.deepEqual((({ entropyBits, strength }) => ({ entropyBits, strength }))(await run({ length: 12, uppercase: false, symbols: false })), {
+      entropyBits: 62.04,
+      strength: 'fair',
+    })
     // Exclusions shrink the pool: 16 × log2(89 − 6), as '|' is not among the default symbols.
     assert.equal((await run({ excludeSimilar: true })).entropyBits, Math.round(16 * Math.log2(83) * 100) / 100)
   })
@@ -127,12 +134,18 @@ describe('password', () => {
   })
 
   test('no class enabled is a 400 naming the four fields', async () => {
-    await assert.rejects(run({ uppercase: false, lowercase: false, numbers: false, symbols: false }), (error: Error & { code?: string; details?: Array<{ field: string }> }) => {
-      assert.equal(error.code, 'VALIDATION_ERROR')
-      assert.match(error.message, /No character class is enabled/)
-      assert.deepEqual(error.details?.map((detail) => detail.field), ['uppercase', 'lowercase', 'numbers', 'symbols'])
-      return true
-    })
+    await assert.rejects(
+      run({ uppercase: false, lowercase: false, numbers: false, symbols: false }),
+      (error: Error & { code?: string; details?: Array<{ field: string }> }) => {
+        assert.equal(error.code, 'VALIDATION_ERROR')
+        assert.match(error.message, /No character class is enabled/)
+        assert.deepEqual(
+          error.details?.map((detail) => detail.field),
+          ['uppercase', 'lowercase', 'numbers', 'symbols'],
+        )
+        return true
+      },
+    )
   })
 
   test('a class emptied by exclusions is a 400 naming the field that emptied it', async () => {

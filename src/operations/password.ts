@@ -34,7 +34,7 @@ export const password = defineOperation({
   category: 'generators',
   summary: 'Generate secure random passwords',
   description:
-    'Generates passwords from the operating system\'s CSPRNG with unbiased (rejection-sampled) choices. ' +
+    "Generates passwords from the operating system's CSPRNG with unbiased (rejection-sampled) choices. " +
     'Every enabled class (upper-case letters, lower-case letters, digits, symbols) appears at least once in every password: one character is drawn uniformly from each class, the rest uniformly from all enabled classes together, and the whole is shuffled. ' +
     '`entropyBits` is length × log2(pool size), the pool being every character that can be drawn after exclusions, rounded to 2 decimals; `strength` reads it as weak (< 40 bits), fair (< 64), strong (< 100) or very-strong. ' +
     'No class enabled, or a class left empty by `exclude` / `excludeSimilar`, is a 400.',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { randomInt } from 'node:crypto'
 import { describe, test } from 'node:test'
+import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { expectRefusal } from '../../test/expect.ts'
 import { randomNumber, randomOffsets } from './random-number.ts'
 
 const run = (input: Record<string, unknown>) => execute(randomNumber, input) as Promise<{ result: number; results: number[] }>
@@ -49,7 +49,10 @@ describe('random-number', () => {
   test('integers are uniform over a small range (chi-square, 100,000 draws, p = 0.0001)', async () => {
     const categories = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     const { counts, total } = await tally({ min: 1, max: 10, count: 10000 }, 10)
-    assert.deepEqual([...counts.keys()].sort((a, b) => a - b), categories)
+    assert.deepEqual(
+      [...counts.keys()].sort((a, b) => a - b),
+      categories,
+    )
     const statistic = chiSquare(counts, categories, total)
     assert.ok(statistic < chiSquareCritical(9), `chi-square ${statistic} >= ${chiSquareCritical(9)}`)
   })
@@ -57,7 +60,10 @@ describe('random-number', () => {
   test('decimals: every grid value, both ends included, is equally likely (chi-square)', async () => {
     const categories = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
     const { counts, total } = await tally({ min: 0, max: 1, decimals: 1, count: 10000 }, 5)
-    assert.deepEqual([...counts.keys()].sort((a, b) => a - b), categories)
+    assert.deepEqual(
+      [...counts.keys()].sort((a, b) => a - b),
+      categories,
+    )
     const statistic = chiSquare(counts, categories, total)
     assert.ok(statistic < chiSquareCritical(10), `chi-square ${statistic} >= ${chiSquareCritical(10)}`)
   })
@@ -81,7 +87,13 @@ describe('random-number', () => {
   })
 
   test('decimal values keep their decimals and stay inside [min, max]', async () => {
-    for (const [min, max, decimals] of [[-3, 3, 14], [0, 1, 15], [-1, 0, 15], [10, 11, 2], [-1e12, 1e12, 3]]) {
+    for (const [min, max, decimals] of [
+      [-3, 3, 14],
+      [0, 1, 15],
+      [-1, 0, 15],
+      [10, 11, 2],
+      [-1e12, 1e12, 3],
+    ]) {
       const { results } = await run({ min, max, decimals, count: 2000 })
       for (const value of results) {
         assert.ok(value >= min && value <= max, `${value} in [${min}, ${max}]`)
@@ -92,19 +104,34 @@ describe('random-number', () => {
   })
 
   test('the whole 0–15 range of decimals works for any range, beyond the 15 digits a double holds', async () => {
-    for (const [min, max, decimals] of [[0, 100, 15], [0, 100, 14], [-MAX, MAX, 1], [-MAX, MAX, 15]]) {
+    for (const [min, max, decimals] of [
+      [0, 100, 15],
+      [0, 100, 14],
+      [-MAX, MAX, 1],
+      [-MAX, MAX, 15],
+    ]) {
       const { results } = await run({ min, max, decimals, count: 500, unique: true })
       assert.equal(new Set(results).size, 500, 'unique values stay distinct numbers')
       for (const value of results) assert.ok(value >= min && value <= max, `${value} in [${min}, ${max}]`)
     }
     const { results } = await run({ min: 0, max: 100, decimals: 15, count: 2000 })
-    assert.ok(results.some((value) => !Number.isInteger(value) && value > 1), 'fractions above 1 too')
+    assert.ok(
+      results.some((value) => !Number.isInteger(value) && value > 1),
+      'fractions above 1 too',
+    )
   })
 
   test('unique: a full small range comes out exactly once, in any size', async () => {
     const { results } = await run({ min: 1, max: 100, count: 100, unique: true })
-    assert.deepEqual([...results].sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i + 1))
-    assert.notDeepEqual(results, [...results].sort((a, b) => a - b), 'an unsorted unique draw is shuffled')
+    assert.deepEqual(
+      [...results].sort((a, b) => a - b),
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    )
+    assert.notDeepEqual(
+      results,
+      [...results].sort((a, b) => a - b),
+      'an unsorted unique draw is shuffled',
+    )
     const tenths = await run({ min: 0, max: 1, decimals: 1, count: 11, unique: true, sort: 'asc' })
     assert.deepEqual(tenths.results, [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1])
     const negative = await run({ min: -5, max: -1, count: 5, unique: true, sort: 'desc' })
@@ -113,7 +140,12 @@ describe('random-number', () => {
 
   test('unique is quick for a huge range and for one barely larger than count', async () => {
     const started = performance.now()
-    for (const [min, max] of [[-MAX, MAX], [0, 10000], [0, 39999], [0, 40000]]) {
+    for (const [min, max] of [
+      [-MAX, MAX],
+      [0, 10000],
+      [0, 39999],
+      [0, 40000],
+    ]) {
       const { results } = await run({ min, max, count: 10000, unique: true })
       assert.equal(new Set(results).size, 10000)
       assert.ok(results.every((value) => Number.isSafeInteger(value) && value >= min && value <= max))
@@ -141,7 +173,10 @@ describe('random-number', () => {
       assert.ok(descending[i - 1] >= descending[i])
     }
     const asDrawn = (await run({ min: 0, max: 1e9, count: 500 })).results
-    assert.notDeepEqual(asDrawn, [...asDrawn].sort((a, b) => a - b))
+    assert.notDeepEqual(
+      asDrawn,
+      [...asDrawn].sort((a, b) => a - b),
+    )
     const sorted = await run({ min: 0, max: 1e9, count: 20, sort: 'desc' })
     assert.equal(sorted.result, Math.max(...sorted.results))
   })

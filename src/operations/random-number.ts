@@ -64,7 +64,8 @@ export const randomNumber = defineOperation({
         Type.Integer({
           minimum: 0,
           maximum: 15,
-          description: 'Digits after the decimal point, 0 to 15: 0 gives integers. Beyond the 15 significant digits a JSON number holds, a value is the nearest double to its grid value.',
+          description:
+            'Digits after the decimal point, 0 to 15: 0 gives integers. Beyond the 15 significant digits a JSON number holds, a value is the nearest double to its grid value.',
         }),
         0,
       ),
@@ -93,7 +94,10 @@ export const randomNumber = defineOperation({
     const scale = 10n ** BigInt(decimals)
     const size = (BigInt(max) - BigInt(min)) * scale + 1n
     if (unique && BigInt(count) > size) {
-      throw validationError('count', `is ${count}, but only ${size} distinct values lie between ${min} and ${max}${decimals > 0 ? ` with ${decimals} decimal${decimals === 1 ? '' : 's'}` : ''}; ask for at most ${size} or set unique to false`)
+      throw validationError(
+        'count',
+        `is ${count}, but only ${size} distinct values lie between ${min} and ${max}${decimals > 0 ? ` with ${decimals} decimal${decimals === 1 ? '' : 's'}` : ''}; ask for at most ${size} or set unique to false`,
+      )
     }
     // Offsets count grid steps from min.
     const valueAt = (offset: bigint) => (decimals === 0 ? Number(BigInt(min) + offset) : scaledToNumber(BigInt(min) * scale + offset, decimals))

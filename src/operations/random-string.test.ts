@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { describe, test } from 'node:test'
+import { assertFits, chiSquare, chiSquareCritical, countCharacters, uniformExpectation } from '../../test/chi-square.ts'
+import { expectRefusal } from '../../test/expect.ts'
 import { SIMILAR_CHARACTERS } from '../core/charsets.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { assertFits, chiSquare, chiSquareCritical, countCharacters, uniformExpectation } from '../../test/chi-square.ts'
-import { expectRefusal } from '../../test/expect.ts'
 import { CHARSETS, MAX_TOTAL_CHARACTERS, randomString } from './random-string.ts'
 
 interface Answer {

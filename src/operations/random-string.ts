@@ -1,5 +1,15 @@
 import { Type } from 'typebox'
-import { applyExclusions, DIGITS, distinctCharacters, entropyBits, excludeField, excludeSimilarField, LOWERCASE, randomText, UPPERCASE } from '../core/charsets.ts'
+import {
+  applyExclusions,
+  DIGITS,
+  distinctCharacters,
+  entropyBits,
+  excludeField,
+  excludeSimilarField,
+  LOWERCASE,
+  randomText,
+  UPPERCASE,
+} from '../core/charsets.ts'
 import { validationError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
@@ -27,21 +37,29 @@ export const randomString = defineOperation({
   category: 'generators',
   summary: 'Generate random strings from a character set',
   description:
-    'Generates strings whose characters are drawn independently and uniformly (rejection sampling over the operating system\'s CSPRNG) from a named `charset` or from your own `characters`, minus any exclusions. ' +
+    "Generates strings whose characters are drawn independently and uniformly (rejection sampling over the operating system's CSPRNG) from a named `charset` or from your own `characters`, minus any exclusions. " +
     'Charsets: alphanumeric (A–Z a–z 0–9), alpha (A–Z a–z), numeric (0–9), lowercase (a–z), uppercase (A–Z), hex (0–9 a–f, lower case), base64url (A–Z a–z 0–9 - _), ascii (the 94 printable ASCII characters, U+0021 to U+007E: no space). ' +
     `length × count may be at most ${MAX_TOTAL_CHARACTERS}. ` +
     '`entropyBits` is length × log2(number of characters that can be drawn), rounded to 2 decimals.',
   input: Type.Object(
     {
       length: withDefault(Type.Integer({ minimum: 1, maximum: 4096, description: 'Characters per string, 1 to 4096.' }), 16),
-      count: withDefault(Type.Integer({ minimum: 1, maximum: 1000, description: `How many strings, 1 to 1000; length × count may be at most ${MAX_TOTAL_CHARACTERS}.` }), 1),
+      count: withDefault(
+        Type.Integer({ minimum: 1, maximum: 1000, description: `How many strings, 1 to 1000; length × count may be at most ${MAX_TOTAL_CHARACTERS}.` }),
+        1,
+      ),
       charset: Type.Optional(
         Type.Enum(CHARSET_NAMES, {
-          description: 'The named character set; alphanumeric when neither this nor `characters` is given. hex is lower case; ascii is the printable characters U+0021–U+007E (no space). Not together with `characters`.',
+          description:
+            'The named character set; alphanumeric when neither this nor `characters` is given. hex is lower case; ascii is the printable characters U+0021–U+007E (no space). Not together with `characters`.',
         }),
       ),
       characters: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 256, description: 'Your own character set instead of `charset`: 1 to 256 distinct characters (Unicode code points), each drawn with equal probability.' }),
+        Type.String({
+          minLength: 1,
+          maxLength: 256,
+          description: 'Your own character set instead of `charset`: 1 to 256 distinct characters (Unicode code points), each drawn with equal probability.',
+        }),
       ),
       exclude: excludeField(),
       excludeSimilar: excludeSimilarField(),
@@ -62,7 +80,10 @@ export const randomString = defineOperation({
   run({ length, count, charset, characters, exclude, excludeSimilar }) {
     if (characters !== undefined && charset !== undefined) throw validationError('characters', 'cannot be combined with charset; send one or the other')
     if (length * count > MAX_TOTAL_CHARACTERS) {
-      throw validationError('count', `× length must be at most ${MAX_TOTAL_CHARACTERS} characters in all, and ${count} strings of ${length} make ${length * count}`)
+      throw validationError(
+        'count',
+        `× length must be at most ${MAX_TOTAL_CHARACTERS} characters in all, and ${count} strings of ${length} make ${length * count}`,
+      )
     }
     const source = characters === undefined ? Array.from(CHARSETS[charset ?? 'alphanumeric']) : distinctCharacters(characters, 'characters')
     const what = characters === undefined ? `the ${charset ?? 'alphanumeric'} charset` : 'characters'

@@ -33,7 +33,7 @@ describe('rot13', () => {
     assert.deepEqual(Object.keys(await run({ input: 'x', action: 'decode' })), ['result', 'action'])
   })
 
-  test("each variant moves every character of its alphabet and nothing else in ASCII", async () => {
+  test('each variant moves every character of its alphabet and nothing else in ASCII', async () => {
     const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('')
     for (const variant of VARIANTS) {
       const result = String(await rotate(ascii, variant))
@@ -69,7 +69,9 @@ describe('rot13', () => {
   })
 
   test('every variant is an involution and leaves characters outside its alphabet alone', async () => {
-    const text = fc.string({ unit: fc.oneof(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })) })
+    const text = fc.string({
+      unit: fc.oneof(fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })),
+    })
     await fc.assert(
       fc.asyncProperty(text, fc.constantFrom(...VARIANTS), async (value, variant) => {
         const once = String(await rotate(value, variant))

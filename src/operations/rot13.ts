@@ -55,7 +55,12 @@ export const rot13 = defineOperation({
         }),
         'rot13',
       ),
-      action: withDefault(Type.Enum(['encode', 'decode'], { description: 'Accepted for symmetry: the rotation is its own inverse, so both give the same result. Echoed in the response.' }), 'encode'),
+      action: withDefault(
+        Type.Enum(['encode', 'decode'], {
+          description: 'Accepted for symmetry: the rotation is its own inverse, so both give the same result. Echoed in the response.',
+        }),
+        'encode',
+      ),
     },
     { additionalProperties: false },
   ),
@@ -66,7 +71,11 @@ export const rot13 = defineOperation({
   examples: [
     { summary: 'ROT13', input: { input: 'Hello, World!' }, output: { result: 'Uryyb, Jbeyq!', action: 'encode' } },
     { summary: 'ROT47', input: { input: 'Hello', variant: 'rot47' }, output: { result: 'w6==@', action: 'encode' } },
-    { summary: 'ROT18 decodes letters and digits', input: { input: 'Ebbz 642, Étage', variant: 'rot18', action: 'decode' }, output: { result: 'Room 197, Égntr', action: 'decode' } },
+    {
+      summary: 'ROT18 decodes letters and digits',
+      input: { input: 'Ebbz 642, Étage', variant: 'rot18', action: 'decode' },
+      output: { result: 'Room 197, Égntr', action: 'decode' },
+    },
   ],
   run: ({ input, variant, action }) => ({ result: rotate(input, variant), action }),
 })

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { transliterate } from 'transliteration'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { MAX_TRANSLITERATION_GROWTH, slug } from './slug.ts'
 
 const run = (input: Record<string, unknown>) => execute(slug, input)
@@ -112,7 +112,11 @@ describe('slug', () => {
 
   test('a separator must be up to 3 URL-safe punctuation characters (400)', async () => {
     for (const separator of ['/', ' ', '----', 'x', '&', '@', 'é']) {
-      await refuses({ input: 'a b', separator }, 'VALIDATION_ERROR', /^separator (must be at most 3|does not have the expected form: .*the punctuation a URL path carries unencoded)/)
+      await refuses(
+        { input: 'a b', separator },
+        'VALIDATION_ERROR',
+        /^separator (must be at most 3|does not have the expected form: .*the punctuation a URL path carries unencoded)/,
+      )
     }
   })
 
@@ -210,10 +214,7 @@ describe('slug', () => {
       transliterate: fc.boolean(),
       maxLength: fc.constantFrom(0, 1, 5, 12, 40),
     })
-    const text = fc.oneof(
-      fc.string({ unit: anyCharacter }),
-      fc.string({ unit: fc.constantFrom(...'Aé ß-İ你ф Ωού한カっ\u0301\u0338=!&@x1'.split('')) }),
-    )
+    const text = fc.oneof(fc.string({ unit: anyCharacter }), fc.string({ unit: fc.constantFrom(...'Aé ß-İ你ф Ωού한カっ\u0301\u0338=!&@x1'.split('')) }))
     await fc.assert(
       fc.asyncProperty(text, options, async (input, opts) => {
         const once = await slugOf(input, opts)

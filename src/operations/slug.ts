@@ -1,5 +1,5 @@
-import { Type } from 'typebox'
 import { transliterate as transliterateLibrary } from 'transliteration'
+import { Type } from 'typebox'
 import { limitExceeded } from '../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -122,19 +122,59 @@ function replacementMatcher(replacements: Record<string, string> | undefined): M
  * words together, and writes § as SS). Hangul is handled by `hangulMatcher`.
  */
 const GAPS: Record<string, string> = {
-  ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue', ß: 'ss', ẞ: 'SS',
-  å: 'aa', Å: 'Aa', æ: 'ae', Æ: 'Ae', ø: 'oe', Ø: 'Oe',
-  ə: 'e', Ə: 'E',
-  χ: 'ch', Χ: 'Ch', ου: 'ou', ού: 'ou', Ου: 'Ou', Ού: 'Ou', ΟΥ: 'OU', ΟΎ: 'OU', γγ: 'ng', Γγ: 'Ng', ΓΓ: 'NG',
-  х: 'kh', Х: 'Kh', ц: 'ts', Ц: 'Ts', ґ: 'g', Ґ: 'G', ћ: 'c', Ћ: 'C', џ: 'dz', Џ: 'Dz',
-  '・': ' ', '§': ' ',
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  Ä: 'Ae',
+  Ö: 'Oe',
+  Ü: 'Ue',
+  ß: 'ss',
+  ẞ: 'SS',
+  å: 'aa',
+  Å: 'Aa',
+  æ: 'ae',
+  Æ: 'Ae',
+  ø: 'oe',
+  Ø: 'Oe',
+  ə: 'e',
+  Ə: 'E',
+  χ: 'ch',
+  Χ: 'Ch',
+  ου: 'ou',
+  ού: 'ou',
+  Ου: 'Ou',
+  Ού: 'Ou',
+  ΟΥ: 'OU',
+  ΟΎ: 'OU',
+  γγ: 'ng',
+  Γγ: 'Ng',
+  ΓΓ: 'NG',
+  х: 'kh',
+  Х: 'Kh',
+  ц: 'ts',
+  Ц: 'Ts',
+  ґ: 'g',
+  Ґ: 'G',
+  ћ: 'c',
+  Ћ: 'C',
+  џ: 'dz',
+  Џ: 'Dz',
+  '・': ' ',
+  '§': ' ',
 }
 
 /** ELOT 743: αυ ευ ηυ are av ev iv, but af ef if before a voiceless consonant or at the end of a word. */
 const GREEK_VOICELESS = new Set('θκξπστφχψςΘΚΞΠΣΤΦΧΨ')
 function greekUpsilonDigraphs(): Array<[string, Replacement]> {
   const entries: Array<[string, Replacement]> = []
-  for (const [first, latin] of [['α', 'a'], ['ε', 'e'], ['η', 'i'], ['Α', 'A'], ['Ε', 'E'], ['Η', 'I']]) {
+  for (const [first, latin] of [
+    ['α', 'a'],
+    ['ε', 'e'],
+    ['η', 'i'],
+    ['Α', 'A'],
+    ['Ε', 'E'],
+    ['Η', 'I'],
+  ]) {
     for (const upsilon of ['υ', 'ύ', 'Υ', 'Ύ']) {
       const capital = upsilon === 'Υ' || upsilon === 'Ύ'
       entries.push([
@@ -159,7 +199,11 @@ const HIRAGANA =
   'ぁa ぃi ぅu ぇe ぉo ゃya ゅyu ょyo ゎwa ゕka ゖke'
 /** An i-row kana followed by a small ya, yu or yo is one syllable: きゃ kya, しゅ shu, ちょ cho. */
 const YOON_STEMS = 'きky しsh ちch にny ひhy みmy りry ぎgy じj ぢj びby ぴpy'
-const YOON_VOWELS: Array<[string, string]> = [['ゃ', 'a'], ['ゅ', 'u'], ['ょ', 'o']]
+const YOON_VOWELS: Array<[string, string]> = [
+  ['ゃ', 'a'],
+  ['ゅ', 'u'],
+  ['ょ', 'o'],
+]
 /** Foreign sounds written only in katakana. */
 const KATAKANA_EXTENDED =
   'ファfa フィfi フェfe フォfo フュfyu ティti ディdi トゥtu ドゥdu テュtyu デュdyu ウィwi ウェwe ウォwo ' +
@@ -196,9 +240,67 @@ const HANGUL_LAST = 0xd7a3
 /** Revised Romanization of Korean: initial consonants, vowels, and final consonants before a consonant or the end. */
 const HANGUL_INITIALS = ['g', 'kk', 'n', 'd', 'tt', 'r', 'm', 'b', 'pp', 's', 'ss', '', 'j', 'jj', 'ch', 'k', 't', 'p', 'h']
 const HANGUL_VOWELS = ['a', 'ae', 'ya', 'yae', 'eo', 'e', 'yeo', 'ye', 'o', 'wa', 'wae', 'oe', 'yo', 'u', 'wo', 'we', 'wi', 'yu', 'eu', 'ui', 'i']
-const HANGUL_FINALS = ['', 'k', 'k', 'k', 'n', 'n', 'n', 't', 'l', 'k', 'm', 'l', 'l', 'l', 'p', 'l', 'm', 'p', 'p', 't', 't', 'ng', 't', 't', 'k', 't', 'p', 't']
+const HANGUL_FINALS = [
+  '',
+  'k',
+  'k',
+  'k',
+  'n',
+  'n',
+  'n',
+  't',
+  'l',
+  'k',
+  'm',
+  'l',
+  'l',
+  'l',
+  'p',
+  'l',
+  'm',
+  'p',
+  'p',
+  't',
+  't',
+  'ng',
+  't',
+  't',
+  'k',
+  't',
+  'p',
+  't',
+]
 /** A final consonant before a vowel is carried over to it: 한국어 hangugeo, 떡볶이 tteokbokki. */
-const HANGUL_FINALS_LINKED = ['', 'g', 'kk', 'ks', 'n', 'nj', 'n', 'd', 'r', 'lg', 'lm', 'lb', 'ls', 'lt', 'lp', 'r', 'm', 'b', 'ps', 's', 'ss', 'ng', 'j', 'ch', 'k', 't', 'p', '']
+const HANGUL_FINALS_LINKED = [
+  '',
+  'g',
+  'kk',
+  'ks',
+  'n',
+  'nj',
+  'n',
+  'd',
+  'r',
+  'lg',
+  'lm',
+  'lb',
+  'ls',
+  'lt',
+  'lp',
+  'r',
+  'm',
+  'b',
+  'ps',
+  's',
+  'ss',
+  'ng',
+  'j',
+  'ch',
+  'k',
+  't',
+  'p',
+  '',
+]
 const SILENT_INITIAL = 11
 const RIEUL_INITIAL = 5
 const RIEUL_FINAL = 8
@@ -301,7 +403,7 @@ export const slug = defineOperation({
     'Japanese kana in Hepburn (し shi, きゃ kya, っ doubling), while kanji get their Mandarin reading (東京 → dong-jing), since a reading needs a dictionary; ' +
     'Korean in Revised Romanization with final consonants carried to a following vowel); then `lowercase`. ' +
     'Everything that is not a letter or number separates words (with `transliterate`: everything but A–Z, a–z, 0–9; without: everything but Unicode letters, numbers and the combining marks after them), ' +
-    'so the apostrophe in don\'t does too, unless a replacement removes it. ' +
+    "so the apostrophe in don't does too, unless a replacement removes it. " +
     '`maxLength` keeps the leading words that fit, counting characters as code points; only when the first word alone is longer is it cut in the middle. ' +
     'Text with nothing to keep gives an empty slug. The work is linear in the length of the input.',
   input: Type.Object(
@@ -315,7 +417,12 @@ export const slug = defineOperation({
         }),
         '-',
       ),
-      lowercase: withDefault(Type.Boolean({ description: 'Lower-case the slug. With false the letters keep their case (and romanisations are capitalised as the package writes them: Ni-Hao).' }), true),
+      lowercase: withDefault(
+        Type.Boolean({
+          description: 'Lower-case the slug. With false the letters keep their case (and romanisations are capitalised as the package writes them: Ni-Hao).',
+        }),
+        true,
+      ),
       transliterate: withDefault(
         Type.Boolean({
           description:
@@ -351,8 +458,16 @@ export const slug = defineOperation({
   examples: [
     { summary: 'A title', input: { input: 'Hello, World!' }, output: { result: 'hello-world' } },
     { summary: 'Accents, German and the built-in &', input: { input: 'Crème Brûlée & Größe' }, output: { result: 'creme-brulee-and-groesse' } },
-    { summary: 'Other scripts, with underscores', input: { input: 'Привет мир 你好 안녕하세요', separator: '_' }, output: { result: 'privet_mir_ni_hao_annyeonghaseyo' } },
-    { summary: 'Keep the letters of every script', input: { input: 'Ünïcödé Straße, Καλημέρα!', transliterate: false }, output: { result: 'ünïcödé-straße-καλημέρα' } },
+    {
+      summary: 'Other scripts, with underscores',
+      input: { input: 'Привет мир 你好 안녕하세요', separator: '_' },
+      output: { result: 'privet_mir_ni_hao_annyeonghaseyo' },
+    },
+    {
+      summary: 'Keep the letters of every script',
+      input: { input: 'Ünïcödé Straße, Καλημέρα!', transliterate: false },
+      output: { result: 'ünïcödé-straße-καλημέρα' },
+    },
     { summary: 'Cut at a word boundary', input: { input: 'A long title that will be cut', maxLength: 16 }, output: { result: 'a-long-title' } },
     { summary: 'Own replacements', input: { input: 'C# & .NET', replacements: { '#': 'sharp' } }, output: { result: 'csharp-and-net' } },
   ],

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { sqlEscape } from './sql-escape.ts'
 
 const DIALECTS = ['ansi', 'mysql', 'postgres', 'sqlite', 'mssql', 'oracle'] as const
@@ -10,13 +10,25 @@ type Dialect = (typeof DIALECTS)[number]
 type Context = 'literal' | 'identifier' | 'like'
 
 const run = (input: Record<string, unknown>) => execute(sqlEscape, input)
-const escape = async (input: string, dialect: Dialect, context: Context, wrapInQuotes = false) =>
+const escaped = async (input: string, dialect: Dialect, context: Context, wrapInQuotes = false) =>
   (await run({ input, dialect, context, wrapInQuotes })).result as string
 const refuses = (input: string, dialect: Dialect, context: Context, position: number, pattern: RegExp) =>
   expectRefusal(run({ input, dialect, context }), { code: 'INVALID_INPUT', position, message: pattern })
 
 /** MySQL's escape sequences as its parser reads them; `\%` and `\_` keep their backslash for LIKE. */
-const MYSQL_SEQUENCES: Record<string, string> = { '0': '\0', "'": "'", '"': '"', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a', '\\': '\\', '%': '\\%', _: '\\_' }
+const MYSQL_SEQUENCES: Record<string, string> = {
+  '0': '\0',
+  "'": "'",
+  '"': '"',
+  b: '\b',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  Z: '\x1a',
+  '\\': '\\',
+  '%': '\\%',
+  _: '\\_',
+}
 
 /** Reads a quoted token at the start of `sql` as a parser would; `end` says where the token stops. */
 function readQuoted(sql: string, open: string, close: string, backslashEscapes = false): { value: string; end: number } {
@@ -51,7 +63,14 @@ function likeText(pattern: string, dialect: Dialect): string {
   return text
 }
 
-const DELIMITERS: Record<Dialect, [string, string]> = { ansi: ['"', '"'], mysql: ['`', '`'], postgres: ['"', '"'], sqlite: ['"', '"'], mssql: ['[', ']'], oracle: ['"', '"'] }
+const DELIMITERS: Record<Dialect, [string, string]> = {
+  ansi: ['"', '"'],
+  mysql: ['`', '`'],
+  postgres: ['"', '"'],
+  sqlite: ['"', '"'],
+  mssql: ['[', ']'],
+  oracle: ['"', '"'],
+}
 
 /** Reads the output back as the dialect would and checks it is one whole token standing for `original`. */
 function assertReadsBack(output: string, original: string, dialect: Dialect, context: Context): void {
@@ -68,7 +87,7 @@ const EXPECTED: Record<Dialect, Record<Context, string | null>> = {
   postgres: { literal: STANDARD_LITERAL, like: STANDARD_LIKE, identifier: '"O\'Re""il\\ly 5%_[x]\n"' },
   sqlite: { literal: STANDARD_LITERAL, like: STANDARD_LIKE, identifier: '"O\'Re""il\\ly 5%_[x]\n"' },
   oracle: { literal: STANDARD_LITERAL, like: STANDARD_LIKE, identifier: null },
-  mssql: { literal: STANDARD_LITERAL, like: "O''Re\"il\\\\ly 5\\%\\_\\[x]\n", identifier: "[O'Re\"il\\ly 5%_[x]]\n]" },
+  mssql: { literal: STANDARD_LITERAL, like: "O''Re\"il\\\\ly 5\\%\\_\\[x]\n", identifier: '[O\'Re"il\\ly 5%_[x]]\n]' },
   mysql: { literal: String.raw`O\'Re\"il\\ly 5%_[x]\n`, like: String.raw`O\'Re\"il\\\\ly 5\\%\\_[x]\n`, identifier: '`O\'Re"il\\ly 5%_[x]\n`' },
 }
 
@@ -86,8 +105,8 @@ describe('sql-escape', () => {
       const expected = EXPECTED[dialect][context]
       if (expected === null) continue
       test(`${dialect} ${context}: quotes, backslashes, wildcards and a line break`, async () => {
-        assert.equal(await escape(SAMPLE, dialect, context), expected)
-        const wrapped = await escape(SAMPLE, dialect, context, true)
+        assert.equal(await escaped(SAMPLE, dialect, context), expected)
+        const wrapped = await escaped(SAMPLE, dialect, context, true)
         assert.equal(wrapped, context === 'identifier' ? expected : `'${expected}'`)
         assertReadsBack(wrapped, SAMPLE, dialect, context)
       })
@@ -95,24 +114,24 @@ describe('sql-escape', () => {
 
     test(`${dialect}: the classic injection string stays inside one literal`, async () => {
       for (const context of ['literal', 'like'] as const) {
-        const wrapped = await escape(INJECTION, dialect, context, true)
+        const wrapped = await escaped(INJECTION, dialect, context, true)
         assertReadsBack(wrapped, INJECTION, dialect, context)
       }
       const name = `x${DELIMITERS[dialect][1]}; DROP TABLE t; --`
       // Oracle refuses a double quote in a name outright (tested below).
-      if (dialect !== 'oracle') assertReadsBack(await escape(name, dialect, 'identifier'), name, dialect, 'identifier')
+      if (dialect !== 'oracle') assertReadsBack(await escaped(name, dialect, 'identifier'), name, dialect, 'identifier')
     })
   }
 
   test('oracle names refuse a double quote, which no Oracle name can hold', async () => {
-    assert.equal(await escape("O'Re il", 'oracle', 'identifier'), '"O\'Re il"')
+    assert.equal(await escaped("O'Re il", 'oracle', 'identifier'), '"O\'Re il"')
     await refuses('a"b', 'oracle', 'identifier', 1, /Oracle names cannot contain a double quote/)
   })
 
   test('mysql: every escape sequence of the manual, and control characters it does not list stay raw', async () => {
-    assert.equal(await escape('\0\'"\b\n\r\t\x1a\\', 'mysql', 'literal'), String.raw`\0\'\"\b\n\r\t\Z\\`)
-    assert.equal(await escape('\x01\f\x7f%_', 'mysql', 'literal'), '\x01\f\x7f%_')
-    assert.equal(await escape('a\0b', 'mysql', 'like', true), String.raw`'a\0b'`)
+    assert.equal(await escaped('\0\'"\b\n\r\t\x1a\\', 'mysql', 'literal'), String.raw`\0\'\"\b\n\r\t\Z\\`)
+    assert.equal(await escaped('\x01\f\x7f%_', 'mysql', 'literal'), '\x01\f\x7f%_')
+    assert.equal(await escaped('a\0b', 'mysql', 'like', true), String.raw`'a\0b'`)
   })
 
   test('NUL: refused with its position for postgres and sqlite, and in every name', async () => {
@@ -121,19 +140,19 @@ describe('sql-escape', () => {
       await refuses('ab\0c', 'sqlite', context, 2, /U\+0000 at position 2.*SQLite/)
     }
     for (const dialect of ['ansi', 'mysql', 'mssql', 'oracle'] as const) await refuses('\0', dialect, 'identifier', 0, /name cannot contain U\+0000/)
-    for (const dialect of ['ansi', 'mssql', 'oracle'] as const) assert.equal(await escape("a\0'", dialect, 'literal'), "a\0''")
+    for (const dialect of ['ansi', 'mssql', 'oracle'] as const) assert.equal(await escaped("a\0'", dialect, 'literal'), "a\0''")
   })
 
   test('mysql names refuse characters above U+FFFF; literals keep them', async () => {
     await refuses('ab😀', 'mysql', 'identifier', 2, /U\+1F600 at position 2.*above U\+FFFF/)
-    assert.equal(await escape('ab😀', 'mysql', 'literal'), 'ab😀')
-    assert.equal(await escape('ab😀', 'postgres', 'identifier'), '"ab😀"')
+    assert.equal(await escaped('ab😀', 'mysql', 'literal'), 'ab😀')
+    assert.equal(await escaped('ab😀', 'postgres', 'identifier'), '"ab😀"')
   })
 
   test('an empty name is a 400; an empty literal is fine', async () => {
     await assert.rejects(run({ input: '', context: 'identifier' }), { code: 'VALIDATION_ERROR' })
-    assert.equal(await escape('', 'postgres', 'literal', true), "''")
-    assert.equal(await escape('', 'mysql', 'like'), '')
+    assert.equal(await escaped('', 'postgres', 'literal', true), "''")
+    assert.equal(await escaped('', 'mysql', 'like'), '')
   })
 
   test('schema: unknown dialects, contexts and fields are 400s', async () => {
@@ -148,7 +167,10 @@ describe('sql-escape', () => {
   })
 
   const sqlish = fc.string({
-    unit: fc.oneof(fc.constantFrom("'", "''", '"', '\\', '%', '_', '[', ']', '`', '\0', '\n', '\r', '\x1a', ' OR ', '--'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })),
+    unit: fc.oneof(
+      fc.constantFrom("'", "''", '"', '\\', '%', '_', '[', ']', '`', '\0', '\n', '\r', '\x1a', ' OR ', '--'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    ),
     maxLength: 40,
   })
 
@@ -156,7 +178,7 @@ describe('sql-escape', () => {
     await fc.assert(
       fc.asyncProperty(sqlish, fc.constantFrom('ansi', 'postgres', 'sqlite'), async (text, dialect) => {
         if (dialect !== 'ansi' && text.includes('\0')) return
-        const output = await escape(text, dialect, 'literal', true)
+        const output = await escaped(text, dialect, 'literal', true)
         assert.ok(output.startsWith("'") && output.endsWith("'"))
         const body = output.slice(1, -1)
         assert.doesNotMatch(body.replaceAll("''", ''), /'/, 'every quote inside is doubled')
@@ -171,7 +193,8 @@ describe('sql-escape', () => {
       fc.asyncProperty(sqlish, fc.constantFrom(...DIALECTS), fc.constantFrom('literal', 'like', 'identifier' as const), async (text, dialect, context) => {
         const refused =
           (text.includes('\0') && (dialect === 'postgres' || dialect === 'sqlite' || context === 'identifier')) ||
-          (context === 'identifier' && ((dialect === 'oracle' && text.includes('"')) || (dialect === 'mysql' && /[\u{10000}-\u{10ffff}]/u.test(text)) || text === ''))
+          (context === 'identifier' &&
+            ((dialect === 'oracle' && text.includes('"')) || (dialect === 'mysql' && /[\u{10000}-\u{10ffff}]/u.test(text)) || text === ''))
         const answer = await run({ input: text, dialect, context, wrapInQuotes: true }).catch((error: { code: string }) => error)
         if (refused) {
           assert.ok(['INVALID_INPUT', 'VALIDATION_ERROR'].includes((answer as { code: string }).code))
@@ -187,7 +210,7 @@ describe('sql-escape', () => {
     const limit = 16 * 1024 * 1024
     // é takes two bytes in UTF-8, the doubled quote and the wrapping quotes four: exactly the limit.
     const atLimit = `${'é'.repeat(limit / 2 - 2)}'`
-    assert.equal((await escape(atLimit, 'ansi', 'literal', true)).length, limit / 2 + 2)
+    assert.equal((await escaped(atLimit, 'ansi', 'literal', true)).length, limit / 2 + 2)
     await assert.rejects(run({ input: `${atLimit}x`, wrapInQuotes: true }), { code: 'LIMIT_EXCEEDED' })
   })
 })

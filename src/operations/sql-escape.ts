@@ -85,7 +85,8 @@ function assertWritable(text: string, dialect: Dialect, context: Context): void 
 }
 
 export function escapeSql(text: string, dialect: Dialect, context: Context, wrapInQuotes: boolean): string {
-  if (context === 'identifier' && text === '') throw validationError('input', 'must not be empty when context is identifier, since most databases refuse an empty name')
+  if (context === 'identifier' && text === '')
+    throw validationError('input', 'must not be empty when context is identifier, since most databases refuse an empty name')
   assertWritable(text, dialect, context)
   const replacements = replacementsFor(dialect, context)
   const [open, close] = context === 'identifier' ? IDENTIFIER_DELIMITERS[dialect] : wrapInQuotes ? ["'", "'"] : ['', '']
@@ -109,14 +110,28 @@ export const sqlEscape = defineOperation({
     'and a character above U+FFFF in a mysql name; an empty name is a 400. Identifier length limits are not checked.',
   input: Type.Object(
     {
-      input: Type.String({ description: 'The text to escape: a value for a string literal or LIKE pattern, or a name for an identifier. May be empty except as an identifier.', examples: ["O'Reilly"] }),
-      dialect: withDefault(Type.Enum(DIALECTS, { description: 'The SQL dialect: `ansi` (standard SQL), `mysql` (also MariaDB), `postgres`, `sqlite`, `mssql` (SQL Server) or `oracle`.' }), 'ansi'),
+      input: Type.String({
+        description: 'The text to escape: a value for a string literal or LIKE pattern, or a name for an identifier. May be empty except as an identifier.',
+        examples: ["O'Reilly"],
+      }),
+      dialect: withDefault(
+        Type.Enum(DIALECTS, {
+          description: 'The SQL dialect: `ansi` (standard SQL), `mysql` (also MariaDB), `postgres`, `sqlite`, `mssql` (SQL Server) or `oracle`.',
+        }),
+        'ansi',
+      ),
       context: withDefault(
-        Type.Enum(CONTEXTS, { description: 'Where the text goes: `literal` (a string between single quotes), `identifier` (a table or column name), or `like` (a LIKE pattern that matches the text literally, for use with `ESCAPE \'\\\'`).' }),
+        Type.Enum(CONTEXTS, {
+          description:
+            "Where the text goes: `literal` (a string between single quotes), `identifier` (a table or column name), or `like` (a LIKE pattern that matches the text literally, for use with `ESCAPE '\\'`).",
+        }),
         'literal',
       ),
       wrapInQuotes: withDefault(
-        Type.Boolean({ description: 'For `literal` and `like`: put the single quotes around the result, giving a complete SQL literal. Identifiers are always delimited, so this field does not change them.' }),
+        Type.Boolean({
+          description:
+            'For `literal` and `like`: put the single quotes around the result, giving a complete SQL literal. Identifiers are always delimited, so this field does not change them.',
+        }),
         false,
       ),
     },
@@ -128,10 +143,26 @@ export const sqlEscape = defineOperation({
     context: Type.Enum(CONTEXTS, { description: 'The context used.' }),
   }),
   examples: [
-    { summary: 'An injection attempt becomes a plain literal', input: { input: "' OR '1'='1", wrapInQuotes: true }, output: { result: "''' OR ''1''=''1'", dialect: 'ansi', context: 'literal' } },
-    { summary: 'MySQL backslash escapes', input: { input: 'It\'s "ok"\n', dialect: 'mysql' }, output: { result: 'It\\\'s \\"ok\\"\\n', dialect: 'mysql', context: 'literal' } },
-    { summary: 'A SQL Server identifier', input: { input: 'order]details', dialect: 'mssql', context: 'identifier' }, output: { result: '[order]]details]', dialect: 'mssql', context: 'identifier' } },
-    { summary: "A LIKE pattern for ESCAPE '\\'", input: { input: "50%_off 'now'", dialect: 'sqlite', context: 'like', wrapInQuotes: true }, output: { result: "'50\\%\\_off ''now'''", dialect: 'sqlite', context: 'like' } },
+    {
+      summary: 'An injection attempt becomes a plain literal',
+      input: { input: "' OR '1'='1", wrapInQuotes: true },
+      output: { result: "''' OR ''1''=''1'", dialect: 'ansi', context: 'literal' },
+    },
+    {
+      summary: 'MySQL backslash escapes',
+      input: { input: 'It\'s "ok"\n', dialect: 'mysql' },
+      output: { result: 'It\\\'s \\"ok\\"\\n', dialect: 'mysql', context: 'literal' },
+    },
+    {
+      summary: 'A SQL Server identifier',
+      input: { input: 'order]details', dialect: 'mssql', context: 'identifier' },
+      output: { result: '[order]]details]', dialect: 'mssql', context: 'identifier' },
+    },
+    {
+      summary: "A LIKE pattern for ESCAPE '\\'",
+      input: { input: "50%_off 'now'", dialect: 'sqlite', context: 'like', wrapInQuotes: true },
+      output: { result: "'50\\%\\_off ''now'''", dialect: 'sqlite', context: 'like' },
+    },
   ],
   run({ input, dialect, context, wrapInQuotes }) {
     return { result: escapeSql(input, dialect, context, wrapInQuotes), dialect, context }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { relativeTime, timestamp } from './timestamp.ts'
 
 const run = (input: Record<string, unknown>) => execute(timestamp, input)
@@ -73,8 +73,16 @@ describe('timestamp: timestamps to dates', () => {
     assert.deepEqual(
       { ...(await run({ input: -1.5 })), relative: undefined },
       {
-        result: '1969-12-31T23:59:58.500Z', action: 'timestampToDate', unit: 'seconds', unix: -1.5, unixMs: -1500, iso: '1969-12-31T23:59:58.500Z',
-        rfc2822: 'Wed, 31 Dec 1969 23:59:58 +0000', local: '1969-12-31T23:59:58.500+00:00', timezone: 'UTC', relative: undefined,
+        result: '1969-12-31T23:59:58.500Z',
+        action: 'timestampToDate',
+        unit: 'seconds',
+        unix: -1.5,
+        unixMs: -1500,
+        iso: '1969-12-31T23:59:58.500Z',
+        rfc2822: 'Wed, 31 Dec 1969 23:59:58 +0000',
+        local: '1969-12-31T23:59:58.500+00:00',
+        timezone: 'UTC',
+        relative: undefined,
       },
     )
     const exact = await run({ input: 1700000000.123 })
@@ -192,10 +200,18 @@ describe('timestamp: relative wording', () => {
 describe('timestamp: dates to timestamps', () => {
   test('the action is inferred from a date text, and the answer has the contract fields', async () => {
     assert.deepEqual(await run({ input: '2023-11-14T22:13:20Z' }), {
-      result: 1700000000, action: 'dateToTimestamp', unix: 1700000000, unixMs: 1700000000000, iso: '2023-11-14T22:13:20.000Z',
+      result: 1700000000,
+      action: 'dateToTimestamp',
+      unix: 1700000000,
+      unixMs: 1700000000000,
+      iso: '2023-11-14T22:13:20.000Z',
     })
     assert.deepEqual(await run({ input: '2023-11-14T22:13:20.5Z' }), {
-      result: 1700000000.5, action: 'dateToTimestamp', unix: 1700000000.5, unixMs: 1700000000500, iso: '2023-11-14T22:13:20.500Z',
+      result: 1700000000.5,
+      action: 'dateToTimestamp',
+      unix: 1700000000.5,
+      unixMs: 1700000000500,
+      iso: '2023-11-14T22:13:20.500Z',
     })
   })
 
@@ -343,7 +359,16 @@ describe('timestamp: dates to timestamps', () => {
 
 describe('timestamp: round trips', () => {
   const instants = fc.integer({ min: -MAX, max: MAX })
-  const zones = fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'Australia/Lord_Howe', 'Europe/Amsterdam', 'America/St_Johns')
+  const zones = fc.constantFrom(
+    'UTC',
+    'Europe/Berlin',
+    'America/New_York',
+    'Asia/Kolkata',
+    'Pacific/Chatham',
+    'Australia/Lord_Howe',
+    'Europe/Amsterdam',
+    'America/St_Johns',
+  )
 
   test('timestampToDate then dateToTimestamp gives back every millisecond of the range, through iso and local', async () => {
     await fc.assert(

@@ -16,7 +16,11 @@ type Unit = (typeof UNITS)[number]
 /** How many powers of ten turn one of the unit into milliseconds. */
 const UNIT_TO_MS_EXPONENT: Record<Unit, number> = { seconds: 3, milliseconds: 0, microseconds: -3, nanoseconds: -6 }
 /** `auto` picks the first unit whose bound the magnitude stays under. */
-const AUTO_BOUNDS: Array<[Unit, number]> = [['seconds', 11], ['milliseconds', 14], ['microseconds', 17]]
+const AUTO_BOUNDS: Array<[Unit, number]> = [
+  ['seconds', 11],
+  ['milliseconds', 14],
+  ['microseconds', 17],
+]
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
 const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
@@ -75,7 +79,7 @@ function wallTime(ms: number): WallTime {
     second,
     millisecond: rest - second * SECOND,
     // 1970-01-01 was a Thursday (4).
-    weekday: (((days % 7) + 11) % 7),
+    weekday: ((days % 7) + 11) % 7,
   }
 }
 
@@ -250,10 +254,10 @@ function toMilliseconds(value: Decimal, unit: Unit, input: unknown): number {
 }
 
 function outOfRange(what: string) {
-  return invalidInput(
-    `${what} is outside the range of dates that can be converted: ±8.64e15 milliseconds around 1970 (-271821-04-20 to +275760-09-13)`,
-    { min: -MAX_INSTANT, max: MAX_INSTANT },
-  )
+  return invalidInput(`${what} is outside the range of dates that can be converted: ±8.64e15 milliseconds around 1970 (-271821-04-20 to +275760-09-13)`, {
+    min: -MAX_INSTANT,
+    max: MAX_INSTANT,
+  })
 }
 
 // ---- Reading dates ----
@@ -265,15 +269,22 @@ const ISO_EXTENDED = new RegExp(
   `^(?<year>[+-]\\d{6}|\\d{4})-(?<month>\\d{2})-(?<day>\\d{2})(?:[Tt ](?<hour>\\d{2}):(?<minute>\\d{2})(?::(?<second>\\d{2})(?:[.,](?<fraction>\\d+))?)?${ISO_OFFSET}?)?$`,
   'd',
 )
-const ISO_BASIC = /^(?<year>\d{4})(?<month>\d{2})(?<day>\d{2})(?:[Tt](?<hour>\d{2})(?<minute>\d{2})(?:(?<second>\d{2})(?:[.,](?<fraction>\d+))?)?(?<offset>Z|z|[+-]\d{2}(?:\d{2})?)?)?$/d
+const ISO_BASIC =
+  /^(?<year>\d{4})(?<month>\d{2})(?<day>\d{2})(?:[Tt](?<hour>\d{2})(?<minute>\d{2})(?:(?<second>\d{2})(?:[.,](?<fraction>\d+))?)?(?<offset>Z|z|[+-]\d{2}(?:\d{2})?)?)?$/d
 /** RFC 2822 §3.3, with its obsolete zones and two- or three-digit years, and a trailing comment such as `(UTC)`. */
 const RFC_2822 = new RegExp(
   `^(?:(?<weekday>${WEEKDAYS.join('|')})\\s*,\\s*)?(?<day>\\d{1,2})\\s+${MONTH}\\s+(?<year>\\d{2,})\\s+(?<hour>\\d{2}):(?<minute>\\d{2})(?::(?<second>\\d{2}))?\\s+(?<offset>[+-]\\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Z])(?:\\s*\\([^()]*\\))?$`,
   'di',
 )
 /** RFC 7231's obsolete HTTP date forms: RFC 850 and asctime. IMF-fixdate is RFC 2822 already. */
-const RFC_850 = new RegExp(`^(?<weekday>${WEEKDAY_NAMES.join('|')}),\\s+(?<day>\\d{2})-${MONTH}-(?<year>\\d{2})\\s+(?<hour>\\d{2}):(?<minute>\\d{2}):(?<second>\\d{2})\\s+GMT$`, 'di')
-const ASCTIME = new RegExp(`^(?<weekday>${WEEKDAYS.join('|')})\\s+${MONTH}\\s+(?<day>\\d{1,2})\\s+(?<hour>\\d{2}):(?<minute>\\d{2}):(?<second>\\d{2})\\s+(?<year>\\d{4})$`, 'di')
+const RFC_850 = new RegExp(
+  `^(?<weekday>${WEEKDAY_NAMES.join('|')}),\\s+(?<day>\\d{2})-${MONTH}-(?<year>\\d{2})\\s+(?<hour>\\d{2}):(?<minute>\\d{2}):(?<second>\\d{2})\\s+GMT$`,
+  'di',
+)
+const ASCTIME = new RegExp(
+  `^(?<weekday>${WEEKDAYS.join('|')})\\s+${MONTH}\\s+(?<day>\\d{1,2})\\s+(?<hour>\\d{2}):(?<minute>\\d{2}):(?<second>\\d{2})\\s+(?<year>\\d{4})$`,
+  'di',
+)
 
 /** RFC 2822 §4.3 zone names; military letters carry no reliable offset and count as -0000. */
 const ZONE_OFFSETS: Record<string, number> = { UT: 0, GMT: 0, EST: -5, EDT: -4, CST: -6, CDT: -5, MST: -7, MDT: -6, PST: -8, PDT: -7 }
@@ -315,8 +326,12 @@ class DatePartError extends Error {
 
 function isoOffset(text: string): number {
   if (text === 'Z' || text === 'z') return 0
-  const [hours, minutes = '0', seconds = '0'] = text.slice(1).replace(/^(\d{2})(\d{2})$/, '$1:$2').split(':')
-  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) throw new DatePartError('offset', `the offset ${text} does not exist; offsets go up to ±23:59`)
+  const [hours, minutes = '0', seconds = '0'] = text
+    .slice(1)
+    .replace(/^(\d{2})(\d{2})$/, '$1:$2')
+    .split(':')
+  if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59)
+    throw new DatePartError('offset', `the offset ${text} does not exist; offsets go up to ±23:59`)
   const size = Number(hours) * HOUR + Number(minutes) * MINUTE + Number(seconds) * SECOND
   return text[0] === '-' ? -size : size
 }
@@ -391,7 +406,8 @@ function checkFields({ year, month, day, hour, minute, second, weekday }: DateFi
   if (second > 59) throw new DatePartError('second', 'seconds go from 00 to 59')
   if (weekday !== undefined) {
     const actual = wallTime(daysFromCivil(year, month, day) * DAY).weekday
-    if (actual !== weekday) throw new DatePartError('weekday', `it names the wrong weekday: ${isoYear(year)}-${pad(month)}-${pad(day)} is a ${WEEKDAY_NAMES[actual]}`)
+    if (actual !== weekday)
+      throw new DatePartError('weekday', `it names the wrong weekday: ${isoYear(year)}-${pad(month)}-${pad(day)} is a ${WEEKDAY_NAMES[actual]}`)
   }
 }
 
@@ -399,7 +415,8 @@ function checkFields({ year, month, day, hour, minute, second, weekday }: DateFi
 function parseDate(input: string, zone: Zone, now: number): number {
   const text = input.trim()
   const fields = dateFields(text, input.length - input.trimStart().length, now)
-  const wall = daysFromCivil(fields.year, fields.month, fields.day) * DAY + fields.hour * HOUR + fields.minute * MINUTE + fields.second * SECOND + fields.millisecond
+  const wall =
+    daysFromCivil(fields.year, fields.month, fields.day) * DAY + fields.hour * HOUR + fields.minute * MINUTE + fields.second * SECOND + fields.millisecond
   const instant = fields.offset === undefined ? instantOfWallTime(zone, wall) : wall - fields.offset
   if (Math.abs(instant) > MAX_INSTANT) throw outOfRange(text)
   return instant
@@ -432,12 +449,14 @@ export const timestamp = defineOperation({
       ),
       action: Type.Optional(
         Type.Enum(ACTIONS, {
-          description: 'What to do. Omitted: `timestampToDate` for a number or a string of digits, `dateToTimestamp` for any other string, `timestampToDate` when `input` is omitted too.',
+          description:
+            'What to do. Omitted: `timestampToDate` for a number or a string of digits, `dateToTimestamp` for any other string, `timestampToDate` when `input` is omitted too.',
         }),
       ),
       unit: withDefault(
         Type.Enum(['auto', ...UNITS], {
-          description: 'timestampToDate: the unit of `input`. `auto` goes by magnitude: |n| < 1e11 seconds, < 1e14 milliseconds, < 1e17 microseconds, else nanoseconds.',
+          description:
+            'timestampToDate: the unit of `input`. `auto` goes by magnitude: |n| < 1e11 seconds, < 1e14 milliseconds, < 1e17 microseconds, else nanoseconds.',
         }),
         'auto',
       ),
@@ -445,7 +464,8 @@ export const timestamp = defineOperation({
         Type.String({
           minLength: 1,
           maxLength: 64,
-          description: 'An IANA time zone name (Europe/Berlin, America/New_York, UTC). timestampToDate writes `local` and `rfc2822` in it; dateToTimestamp reads dates without an offset in it.',
+          description:
+            'An IANA time zone name (Europe/Berlin, America/New_York, UTC). timestampToDate writes `local` and `rfc2822` in it; dateToTimestamp reads dates without an offset in it.',
         }),
         'UTC',
       ),
@@ -453,14 +473,19 @@ export const timestamp = defineOperation({
     { additionalProperties: false },
   ),
   output: Type.Object({
-    result: Type.Union([Type.String(), Type.Number()], { description: 'timestampToDate: the instant as ISO 8601 in UTC with milliseconds. dateToTimestamp: Unix seconds (a number, with a fraction for sub-second instants).' }),
+    result: Type.Union([Type.String(), Type.Number()], {
+      description:
+        'timestampToDate: the instant as ISO 8601 in UTC with milliseconds. dateToTimestamp: Unix seconds (a number, with a fraction for sub-second instants).',
+    }),
     action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
     unit: Type.Optional(Type.Enum(UNITS, { description: 'timestampToDate: the unit `input` was read in.' })),
     unix: Type.Number({ description: 'Unix time in seconds; may have a fraction.' }),
     unixMs: Type.Integer({ description: 'Unix time in milliseconds.' }),
     iso: Type.String({ description: 'ISO 8601 in UTC with milliseconds, e.g. 2023-11-14T22:13:20.000Z.' }),
     rfc2822: Type.Optional(Type.String({ description: 'timestampToDate: RFC 2822 in `timezone`, e.g. Tue, 14 Nov 2023 22:13:20 +0000.' })),
-    local: Type.Optional(Type.String({ description: 'timestampToDate: ISO 8601 wall time in `timezone` with its offset, e.g. 2023-11-14T23:13:20.000+01:00.' })),
+    local: Type.Optional(
+      Type.String({ description: 'timestampToDate: ISO 8601 wall time in `timezone` with its offset, e.g. 2023-11-14T23:13:20.000+01:00.' }),
+    ),
     timezone: Type.Optional(Type.String({ description: 'timestampToDate: the time zone of `local` and `rfc2822`.' })),
     relative: Type.Optional(Type.String({ description: 'timestampToDate: the instant relative to now, e.g. "2 years ago", "in 3 days", "just now".' })),
   }),

@@ -92,7 +92,9 @@ export function percentDecode(text: string, scope: Scope, plusAsSpace: boolean):
       const decoded = escapedByte(input, i)
       if (decoded < 0) {
         const position = positionOf(i)
-        throw invalidInput(`'%' at position ${position} does not start a valid escape; '%' must be followed by two hex digits (a literal % is written %25)`, { position })
+        throw invalidInput(`'%' at position ${position} does not start a valid escape; '%' must be followed by two hex digits (a literal % is written %25)`, {
+          position,
+        })
       }
       if (scope === 'uri' && RESERVED_BYTES[decoded] === 1) {
         endRun()
@@ -133,8 +135,17 @@ export const url = defineOperation({
         }),
         'component',
       ),
-      spaceAsPlus: withDefault(Type.Boolean({ description: 'When encoding: write a space as `+` instead of %20 (application/x-www-form-urlencoded). A literal `+` is then written %2B in `component` scope.' }), false),
-      plusAsSpace: withDefault(Type.Boolean({ description: 'When decoding: read `+` as a space (application/x-www-form-urlencoded); %2B still decodes to `+`.' }), false),
+      spaceAsPlus: withDefault(
+        Type.Boolean({
+          description:
+            'When encoding: write a space as `+` instead of %20 (application/x-www-form-urlencoded). A literal `+` is then written %2B in `component` scope.',
+        }),
+        false,
+      ),
+      plusAsSpace: withDefault(
+        Type.Boolean({ description: 'When decoding: read `+` as a space (application/x-www-form-urlencoded); %2B still decodes to `+`.' }),
+        false,
+      ),
     },
     { additionalProperties: false },
   ),
@@ -145,9 +156,17 @@ export const url = defineOperation({
   examples: [
     { summary: 'Encode a component (the seed)', input: { input: 'hello world!' }, output: { result: 'hello%20world%21', action: 'encode' } },
     { summary: 'Decode', input: { input: 'caf%C3%A9%20%F0%9F%8E%89', action: 'decode' }, output: { result: 'café 🎉', action: 'decode' } },
-    { summary: 'Encode a whole URI', input: { input: 'https://example.com/a b?q=1&r=ü#top', scope: 'uri' }, output: { result: 'https://example.com/a%20b?q=1&r=%C3%BC#top', action: 'encode' } },
+    {
+      summary: 'Encode a whole URI',
+      input: { input: 'https://example.com/a b?q=1&r=ü#top', scope: 'uri' },
+      output: { result: 'https://example.com/a%20b?q=1&r=%C3%BC#top', action: 'encode' },
+    },
     { summary: 'Form encoding', input: { input: 'a+b c', spaceAsPlus: true }, output: { result: 'a%2Bb+c', action: 'encode' } },
-    { summary: 'Decode a URI, keeping its structure', input: { input: 'https://x.org/a%2Fb?q=%C3%BC%26', action: 'decode', scope: 'uri' }, output: { result: 'https://x.org/a%2Fb?q=ü%26', action: 'decode' } },
+    {
+      summary: 'Decode a URI, keeping its structure',
+      input: { input: 'https://x.org/a%2Fb?q=%C3%BC%26', action: 'decode', scope: 'uri' },
+      output: { result: 'https://x.org/a%2Fb?q=ü%26', action: 'decode' },
+    },
   ],
   run({ input, action, scope, spaceAsPlus, plusAsSpace }) {
     const result = action === 'encode' ? percentEncode(input, scope, spaceAsPlus) : percentDecode(input, scope, plusAsSpace)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { execute } from '../core/execute.ts'
 import { expectRefusal } from '../../test/expect.ts'
+import { execute } from '../core/execute.ts'
 import { uuid } from './uuid.ts'
 
 const run = (input: Record<string, unknown>) => execute(uuid, input) as Promise<{ result: string; results: string[]; version: unknown }>
@@ -31,7 +31,12 @@ describe('uuid', () => {
 
   test('a namespace may be given as a UUID in any format, with the same answer as its name', async () => {
     const byName = (await run({ version: 5, namespace: 'url', name: 'https://example.com/' })).result
-    for (const namespace of ['6ba7b811-9dad-11d1-80b4-00c04fd430c8', '6BA7B8119DAD11D180B400C04FD430C8', '{6ba7b811-9dad-11d1-80b4-00c04fd430c8}', 'urn:uuid:6ba7b811-9dad-11d1-80b4-00c04fd430c8']) {
+    for (const namespace of [
+      '6ba7b811-9dad-11d1-80b4-00c04fd430c8',
+      '6BA7B8119DAD11D180B400C04FD430C8',
+      '{6ba7b811-9dad-11d1-80b4-00c04fd430c8}',
+      'urn:uuid:6ba7b811-9dad-11d1-80b4-00c04fd430c8',
+    ]) {
       assert.equal((await run({ version: 5, namespace, name: 'https://example.com/' })).result, byName, namespace)
     }
     // Any 128-bit value is a namespace, even one whose version and variant bits are not RFC 9562's.
@@ -70,7 +75,11 @@ describe('uuid', () => {
     const before = Date.now()
     const [v1, v6, v7] = await Promise.all([1, 6, 7].map(async (version) => (await run({ version })).result))
     const after = Date.now()
-    for (const [value, time] of [[v1, timeOfV1(v1)], [v6, timeOfV6(v6)], [v7, timeOfV7(v7)]] as const) {
+    for (const [value, time] of [
+      [v1, timeOfV1(v1)],
+      [v6, timeOfV6(v6)],
+      [v7, timeOfV7(v7)],
+    ] as const) {
       assert.ok(time >= before - 1 && time <= after + 1, `${value} tells ${time}, not between ${before} and ${after}`)
     }
   })
@@ -105,7 +114,10 @@ describe('uuid', () => {
     }
     for (const [format, value] of Object.entries(expected)) {
       assert.equal((await run({ ...input, format })).result, value)
-      assert.equal((await run({ ...input, format, uppercase: true })).result, value.replace(/[0-9a-f]{4,}/g, (hex) => hex.toUpperCase()))
+      assert.equal(
+        (await run({ ...input, format, uppercase: true })).result,
+        value.replace(/[0-9a-f]{4,}/g, (hex) => hex.toUpperCase()),
+      )
     }
     assert.match((await run({ format: 'urn', uppercase: true })).result, /^urn:uuid:[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/)
     assert.match((await run({ format: 'compact' })).result, /^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/)
@@ -137,7 +149,14 @@ describe('uuid', () => {
     await refuses({ format: 'hex' }, 'format')
     await refuses({ uppercase: 'true' }, 'uppercase')
     await refuses({ bogus: 1 }, 'bogus')
-    for (const namespace of ['DNS', 'example.com', '6ba7b811-9dad-11d1-80b4-00c04fd430c', '{6ba7b811-9dad-11d1-80b4-00c04fd430c8', 'urn:uuid:6ba7b8119dad11d180b400c04fd430c8', 'g'.repeat(32)]) {
+    for (const namespace of [
+      'DNS',
+      'example.com',
+      '6ba7b811-9dad-11d1-80b4-00c04fd430c',
+      '{6ba7b811-9dad-11d1-80b4-00c04fd430c8',
+      'urn:uuid:6ba7b8119dad11d180b400c04fd430c8',
+      'g'.repeat(32),
+    ]) {
       await refuses({ version: 5, namespace, name: 'x' }, 'namespace')
     }
     assert.equal((await run({ count: 1000 })).results.length, 1000)

@@ -110,13 +110,15 @@ export const uuid = defineOperation({
       name: Type.Optional(
         Type.String({
           maxLength: 65536,
-          description: 'Versions 3 and 5 only (required there, refused otherwise): the name within the namespace, hashed as UTF-8 text. May be empty; at most 65,536 characters.',
+          description:
+            'Versions 3 and 5 only (required there, refused otherwise): the name within the namespace, hashed as UTF-8 text. May be empty; at most 65,536 characters.',
           examples: ['www.example.com'],
         }),
       ),
       format: withDefault(
         Type.Enum(['standard', 'compact', 'braces', 'urn'], {
-          description: 'How each UUID is written: `standard` (8-4-4-4-12 hex digits with hyphens), `compact` (32 hex digits), `braces` ({…}) or `urn` (urn:uuid:…).',
+          description:
+            'How each UUID is written: `standard` (8-4-4-4-12 hex digits with hyphens), `compact` (32 hex digits), `braces` ({…}) or `urn` (urn:uuid:…).',
         }),
         'standard',
       ),

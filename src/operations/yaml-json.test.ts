@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { parse } from 'yaml'
+import { cpuTimeOf, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
-import { cpuTimeOf, expectRefusal } from '../../test/expect.ts'
 import { YAML_OFFLOAD_THRESHOLD, yamlJson } from './yaml-json.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine can slow the workers a lot.
@@ -28,7 +28,24 @@ describe('yaml-json yamlToJson', () => {
 
   test('YAML 1.2 core schema: yes/no/on are strings, 012 is decimal, 0o and 0x are integers', async () => {
     assert.deepEqual(await toJson('[yes, no, on, off, y, true, False, ~, null, Null, 012, 0o12, 0x1F, 1e3, .5, 1_000, 2001-12-14, "1"]'), [
-      'yes', 'no', 'on', 'off', 'y', true, false, null, null, null, 12, 10, 31, 1000, 0.5, '1_000', '2001-12-14', '1',
+      'yes',
+      'no',
+      'on',
+      'off',
+      'y',
+      true,
+      false,
+      null,
+      null,
+      null,
+      12,
+      10,
+      31,
+      1000,
+      0.5,
+      '1_000',
+      '2001-12-14',
+      '1',
     ])
   })
 
@@ -69,7 +86,7 @@ describe('yaml-json yamlToJson', () => {
   })
 
   test('yaml aborts the process composing ~1,200 nested [ (RegExpCompiler Allocation failed): depth is checked first', async () => {
-    const flows = ['['.repeat(5000), '{'.repeat(5000), '['.repeat(5000) + ']'.repeat(5000), '[{'.repeat(2500), '- '.repeat(5000) + 'x', '? '.repeat(3000) + 'x']
+    const flows = ['['.repeat(5000), '{'.repeat(5000), '['.repeat(5000) + ']'.repeat(5000), '[{'.repeat(2500), `${'- '.repeat(5000)}x`, `${'? '.repeat(3000)}x`]
     for (let round = 0; round < 3; round++) {
       for (const input of flows) {
         await rejects({ input }, 'LIMIT_EXCEEDED', /deeper than 100 levels/)
@@ -126,7 +143,10 @@ describe('yaml-json yamlToJson', () => {
   })
 
   test('integers beyond 2^53 and .inf/.nan come back as strings, each with a warning', async () => {
-    const data = await run({ input: 'safe: 9007199254740991\nbig: 9007199254740993\nneg: -123456789012345678901\nhex: 0xFFFFFFFFFFFFFFFFF\ninf: .inf\nninf: -.Inf\nnan: .NaN\nhuge: 1e400\n' })
+    const data = await run({
+      input:
+        'safe: 9007199254740991\nbig: 9007199254740993\nneg: -123456789012345678901\nhex: 0xFFFFFFFFFFFFFFFFF\ninf: .inf\nninf: -.Inf\nnan: .NaN\nhuge: 1e400\n',
+    })
     assert.deepEqual(data.result, {
       safe: 9007199254740991,
       big: '9007199254740993',
@@ -144,7 +164,9 @@ describe('yaml-json yamlToJson', () => {
   })
 
   test('tags are never executed: unknown tags are ignored with a warning and the plain value kept', async () => {
-    const data = await run({ input: 'f: !!js/function "function () { process.exit(1) }"\nb: !!binary aGk=\nc: !custom {x: 1}\nd: !!str 123\ne: !!int "12"\ns: !!set {a, b}\n' })
+    const data = await run({
+      input: 'f: !!js/function "function () { process.exit(1) }"\nb: !!binary aGk=\nc: !custom {x: 1}\nd: !!str 123\ne: !!int "12"\ns: !!set {a, b}\n',
+    })
     assert.deepEqual(data.result, { f: 'function () { process.exit(1) }', b: 'aGk=', c: { x: 1 }, d: '123', e: 12, s: { a: null, b: null } })
     const warnings = data.warnings as string[]
     assert.equal(warnings.length, 4)
@@ -154,7 +176,12 @@ describe('yaml-json yamlToJson', () => {
 
   test('multiDocument: several documents without it are a 422; with it the result is always an array', async () => {
     await rejects({ input: '--- 1\n--- 2\n' }, 'INVALID_INPUT', /holds 2 YAML documents; set multiDocument/)
-    assert.deepEqual(await run({ input: '--- 1\n--- {a: b}\n', multiDocument: true }), { result: [1, { a: 'b' }], action: 'yamlToJson', documents: 2, warnings: [] })
+    assert.deepEqual(await run({ input: '--- 1\n--- {a: b}\n', multiDocument: true }), {
+      result: [1, { a: 'b' }],
+      action: 'yamlToJson',
+      documents: 2,
+      warnings: [],
+    })
     assert.deepEqual(await toJson('a: 1', { multiDocument: true }), [{ a: 1 }])
     assert.deepEqual(await run({ input: '' }), { result: null, action: 'yamlToJson', documents: 0, warnings: [] })
     assert.deepEqual(await toJson('# only a comment\n', { multiDocument: true }), [])
@@ -183,10 +210,72 @@ describe('yaml-json yamlToJson', () => {
 
 /** Strings that YAML 1.1 or 1.2 readers take for something else when written plain. */
 const TRICKY = [
-  'yes', 'no', 'on', 'off', 'y', 'n', 'Y', 'N', 'YES', 'No', 'On', 'OFF', 'true', 'False', 'null', 'Null', '~', '', ' ',
-  '012', '0o12', '0x1F', '0b101', '1e3', '1E+3', '1_000', '+12', '-0', '.5', '1.', '.inf', '-.Inf', '.NaN', '1:20', '190:20:30.15',
-  '2001-12-14', '2001-12-14t21:59:43.10-05:00', '2001-12-14 21:59:43.10 -5', '<<', '=', '- a', 'a: b', '#x', '&a', '*a', '!x', '%x', '@x',
-  '`x', '|', '>', '"', "'", '?', ':', '-', '---', '...', 'a #b', 'a\nb', ' lead', 'trail ', '\ufeffbom', 'x\u0085y', 'a\u2028b', '\t',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'y',
+  'n',
+  'Y',
+  'N',
+  'YES',
+  'No',
+  'On',
+  'OFF',
+  'true',
+  'False',
+  'null',
+  'Null',
+  '~',
+  '',
+  ' ',
+  '012',
+  '0o12',
+  '0x1F',
+  '0b101',
+  '1e3',
+  '1E+3',
+  '1_000',
+  '+12',
+  '-0',
+  '.5',
+  '1.',
+  '.inf',
+  '-.Inf',
+  '.NaN',
+  '1:20',
+  '190:20:30.15',
+  '2001-12-14',
+  '2001-12-14t21:59:43.10-05:00',
+  '2001-12-14 21:59:43.10 -5',
+  '<<',
+  '=',
+  '- a',
+  'a: b',
+  '#x',
+  '&a',
+  '*a',
+  '!x',
+  '%x',
+  '@x',
+  '`x',
+  '|',
+  '>',
+  '"',
+  "'",
+  '?',
+  ':',
+  '-',
+  '---',
+  '...',
+  'a #b',
+  'a\nb',
+  ' lead',
+  'trail ',
+  '\ufeffbom',
+  'x\u0085y',
+  'a\u2028b',
+  '\t',
 ]
 
 describe('yaml-json jsonToYaml', () => {
@@ -219,7 +308,15 @@ describe('yaml-json jsonToYaml', () => {
   test('property: any JSON value reads back the same under YAML 1.1, 1.2 and yamlToJson', async () => {
     const text = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...TRICKY))
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constantFrom(null, true, false), fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)), fc.integer(), text, tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.constantFrom(null, true, false),
+        fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
+        fc.integer(),
+        text,
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 4 }),
       object: fc.dictionary(text, tie('value'), { maxKeys: 4 }),
     })).value
@@ -239,7 +336,10 @@ describe('yaml-json jsonToYaml', () => {
     const long = 'word '.repeat(40).trim()
     assert.equal(await toYaml({ t: long }, { lineWidth: 0 }), `t: ${long}\n`)
     const folded = await toYaml({ t: long }, { lineWidth: 40 })
-    assert.ok(folded.split('\n').every((line) => line.length <= 45), folded)
+    assert.ok(
+      folded.split('\n').every((line) => line.length <= 45),
+      folded,
+    )
     assert.deepEqual(parse(folded), { t: long })
     await assert.rejects(run({ input: {}, action: 'jsonToYaml', indent: 9 }), { code: 'VALIDATION_ERROR', message: /indent must be <= 8/ })
     await assert.rejects(run({ input: {}, action: 'jsonToYaml', indent: 0 }), { code: 'VALIDATION_ERROR' })

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import {
   Composer,
+  type CST,
   Document,
   isAlias,
   isMap,
@@ -9,13 +10,12 @@ import {
   LineCounter,
   Parser,
   Scalar,
+  type Tags,
   visit,
   YAMLError,
-  type CST,
   type Node as YamlNode,
-  type Tags,
 } from 'yaml'
-import { isDevutilsError, invalidInput, limitExceeded, validationError } from '../core/errors.ts'
+import { invalidInput, isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
 import { isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -167,7 +167,10 @@ class JsonBuilder {
     }
     const converted = this.anchored.get(target)
     if (!converted) {
-      throw invalidInput(`The alias *${name} at line ${place.line}, column ${place.column} refers to a node that contains it; JSON cannot hold such a cycle`, place)
+      throw invalidInput(
+        `The alias *${name} at line ${place.line}, column ${place.column} refers to a node that contains it; JSON cannot hold such a cycle`,
+        place,
+      )
     }
     return converted
   }
@@ -324,7 +327,9 @@ function yamlToJson(text: string, multiDocument: boolean) {
       if (error) asInputError(error, lines)
       for (const warning of doc.warnings) {
         const place = placeOf(lines, warning.pos[0])
-        warnings.add(`line ${place.line}, column ${place.column}: ${firstLine(warning.message)}${warning.code === 'TAG_RESOLVE_FAILED' ? '; the tag was ignored and the plain value kept' : ''}`)
+        warnings.add(
+          `line ${place.line}, column ${place.column}: ${firstLine(warning.message)}${warning.code === 'TAG_RESOLVE_FAILED' ? '; the tag was ignored and the plain value kept' : ''}`,
+        )
       }
       const converted = builder.convert(doc.contents as YamlNode | null)
       size += converted.size + 1
@@ -441,7 +446,10 @@ export const yamlJson = defineOperation({
           'yamlToJson: the YAML text (a string). jsonToYaml: the JSON value to write, an object, array or scalar; a string is read as JSON text (so the string "a" is sent as "\\"a\\"").',
         examples: ['name: devutils\ntags: [yaml, json]\n'],
       }),
-      action: withDefault(Type.Enum(['yamlToJson', 'jsonToYaml'], { description: 'Read YAML into JSON (`yamlToJson`), or write JSON as YAML (`jsonToYaml`).' }), 'yamlToJson'),
+      action: withDefault(
+        Type.Enum(['yamlToJson', 'jsonToYaml'], { description: 'Read YAML into JSON (`yamlToJson`), or write JSON as YAML (`jsonToYaml`).' }),
+        'yamlToJson',
+      ),
       multiDocument: withDefault(
         Type.Boolean({
           description:
@@ -462,7 +470,9 @@ export const yamlJson = defineOperation({
     result: Type.Unknown({ description: 'yamlToJson: the JSON value (an array of documents with multiDocument). jsonToYaml: the YAML text.' }),
     action: Type.Enum(['yamlToJson', 'jsonToYaml'], { description: 'The action performed.' }),
     documents: Type.Optional(Type.Integer({ description: 'yamlToJson: how many documents the YAML stream holds.' })),
-    warnings: Type.Optional(Type.Array(Type.String(), { description: 'yamlToJson: what was changed on the way: ignored tags, big integers and .inf/.nan turned into strings.' })),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), { description: 'yamlToJson: what was changed on the way: ignored tags, big integers and .inf/.nan turned into strings.' }),
+    ),
   }),
   examples: [
     {
