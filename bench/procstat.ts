@@ -10,10 +10,21 @@ const TICKS_PER_SECOND = (() => {
   }
 })()
 
+/** Bytes per page, the unit of the rss field in /proc/<pid>/stat. */
+const PAGE_BYTES = (() => {
+  try {
+    return Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096
+  } catch {
+    return 4096
+  }
+})()
+
 interface ProcStat {
   ppid: number
   /** utime + stime of every thread of the process, in ticks. */
   ticks: number
+  /** Resident memory, in pages. */
+  rssPages: number
 }
 
 function readStat(pid: number): ProcStat | undefined {
@@ -25,14 +36,11 @@ function readStat(pid: number): ProcStat | undefined {
   }
   // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' do not.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }
+  return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) }
 }
 
-/**
- * CPU seconds (user + system, all threads) used so far by a process and all its living descendants:
- * a cluster's primary and its workers, each with its worker threads.
- */
-export function processTreeCpuSeconds(root: number): number {
+/** A process and all its living descendants: a cluster's primary and its workers, each with its threads. */
+function processTree(root: number): ProcStat[] {
   const children = new Map<number, number[]>()
   const stats = new Map<number, ProcStat>()
   for (const entry of readdirSync('/proc')) {
@@ -44,12 +52,23 @@ export function processTreeCpuSeconds(root: number): number {
     siblings.push(Number(entry))
     children.set(stat.ppid, siblings)
   }
-  let ticks = 0
+  const tree: ProcStat[] = []
   const pending = [root]
   while (pending.length > 0) {
     const pid = pending.pop()!
-    ticks += stats.get(pid)?.ticks ?? 0
+    const stat = stats.get(pid)
+    if (stat) tree.push(stat)
     pending.push(...(children.get(pid) ?? []))
   }
-  return ticks / TICKS_PER_SECOND
+  return tree
+}
+
+/** CPU seconds (user + system, all threads) used so far by a process and all its living descendants. */
+export function processTreeCpuSeconds(root: number): number {
+  return processTree(root).reduce((sum, stat) => sum + stat.ticks, 0) / TICKS_PER_SECOND
+}
+
+/** Resident memory of a process and all its living descendants, in bytes. */
+export function processTreeRssBytes(root: number): number {
+  return processTree(root).reduce((sum, stat) => sum + stat.rssPages, 0) * PAGE_BYTES
 }

@@ -17,9 +17,10 @@ import { type Load, LoadGenerator, type LoadResult } from './load.ts'
 import { Bench, closed, type Measurement, median, type Plan, paced } from './measure.ts'
 import { nowUs, summarizeProfiles } from './profile.ts'
 import { BENCH_RATE_LIMIT_MAX, type Server, startServer } from './servers.ts'
+import { type CommandRun, timeCommand, timeMcpInitialize, timeServerReady } from './startup.ts'
 import { bodyBytes, csvOfBodySize, decimalDigits, KiB, MiB, type RequestSpec, SMALL, textOfBodySize, yamlMap, yamlOfBodySize } from './workloads.ts'
 
-const SECTIONS = ['small', 'large', 'convert', 'isolation', 'scaling', 'growth'] as const
+const SECTIONS = ['startup', 'small', 'large', 'convert', 'isolation', 'scaling', 'growth'] as const
 type Section = (typeof SECTIONS)[number]
 
 const { values: options } = parseArgs({
@@ -93,6 +94,61 @@ interface Servers {
   fastify: Server
   serviceWarn: Server
   serviceTwoWorkers: Server
+}
+
+/** What the production configuration is in the bench: a log line per request, the rate limiter counting every one. */
+const PRODUCTION = { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }
+const MB = 1e6
+const megabytes = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`
+
+async function startup(bench: Bench, logDir: string) {
+  progress('start-up and footprint')
+  const repeats = options.quick ? 3 : 10
+  const ready: number[] = []
+  const cli: CommandRun[] = []
+  const mcp: number[] = []
+  for (let i = 0; i < repeats; i++) {
+    ready.push(await timeServerReady())
+    cli.push(await timeCommand(['base64', '--input', 'hi'], 'aGk=\n'))
+    mcp.push(await timeMcpInitialize())
+  }
+  const server = await startServer({ label: 'service (footprint)', script: 'dist/server.js', env: PRODUCTION, logDir })
+  let idle: number
+  let loaded: number
+  try {
+    idle = server.rssBytes()
+    await bench.run(server, { kind: 'closed', requests: [SMALL.base64], connections: SMALL_CONNECTIONS, amount: 10_000, seconds: 600 }, '10,000 small requests')
+    await bench.run(
+      server,
+      { kind: 'closed', requests: [CONVERT.csv, CONVERT.yaml], connections: CONVERT_CONNECTIONS, amount: 20, seconds: 600 },
+      '20 conversions of 256 KiB',
+    )
+    await server.untilIdle()
+    loaded = server.rssBytes()
+  } finally {
+    await server.stop()
+  }
+  const spread = (values: number[]) => `${ms(median(values))} (${ms(Math.min(...values))}–${ms(Math.max(...values))})`
+  out(`### Start-up and footprint (the build, plain node; ${repeats} runs each, median and range)`)
+  out()
+  table(
+    ['what', 'measured'],
+    [
+      ["`npm start`'s command (`node dist/server.js`) until GET /ready answers 200, ms", spread(ready)],
+      ['one-shot `devutils base64 --input hi`, wall ms', spread(cli.map((run) => run.wallMs))],
+      ['one-shot `devutils base64 --input hi`, peak RSS', megabytes(median(cli.map((run) => run.peakRssBytes)))],
+      ['`devutils mcp` until its answer to initialize, ms', spread(mcp)],
+      ['idle server (settled, worker thread started), RSS of its processes', megabytes(idle)],
+      ['the same server after 10,000 small requests and 20 conversions of 256 KiB, RSS', megabytes(loaded)],
+    ],
+  )
+  target('server start until /ready', '≤ 400 ms', `${ms(median(ready))} ms`, median(ready) <= 400)
+  target('idle server memory', '≤ 120 MB RSS', megabytes(idle), idle <= 120 * MB)
+  target('server memory after sustained mixed load', '≤ 200 MB RSS', megabytes(loaded), loaded <= 200 * MB)
+  const cliWall = median(cli.map((run) => run.wallMs))
+  const cliRss = median(cli.map((run) => run.peakRssBytes))
+  target('one-shot CLI call', '≤ 150 ms, ≤ 80 MB', `${ms(cliWall)} ms, ${megabytes(cliRss)}`, cliWall <= 150 && cliRss <= 80 * MB)
+  target('`devutils mcp` until it answers initialize', '≤ 300 ms', `${ms(median(mcp))} ms`, median(mcp) <= 300)
 }
 
 async function small(bench: Bench, { service, serviceWarn, fastify, baseline }: Servers) {
@@ -459,9 +515,9 @@ async function profile(name: string, logDir: string) {
   const bench = new Bench(loader, PLAN)
   const servers: Array<[string, Server]> = []
   try {
-    const production: Record<string, string> = { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }
     for (const [label, script, env] of [
-      ['service', 'src/server.ts', production] as const,
+      // The sources, not the bundle: the profile then names each function's own module.
+      ['service', 'src/server.ts', PRODUCTION] as const,
       ...workload.references.map(([label, script]) => [label, script, {}] as const),
     ]) {
       const dir = join(profileDir, label.replace(/\W+/g, '-'))
@@ -526,7 +582,6 @@ async function main(): Promise<number> {
     return report(failures)
   }
 
-  const production = { LOG_LEVEL: 'info', RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) }
   progress('starting the servers and the load generators')
   const loaders = [await LoadGenerator.start(), await LoadGenerator.start()]
   const bench = new Bench(loaders[0], PLAN)
@@ -538,15 +593,16 @@ async function main(): Promise<number> {
   }
   try {
     const [service, baseline, fastify, serviceWarn, serviceTwoWorkers] = await Promise.all([
-      start({ label: 'service', script: 'src/server.ts', env: production, logDir }),
+      start({ label: 'service', script: 'dist/server.js', env: PRODUCTION, logDir }),
       start({ label: 'bare node:http', script: 'bench/baseline-server.ts', logDir }),
       start({ label: 'Fastify alone', script: 'bench/fastify-server.ts', logDir }),
-      start({ label: 'service LOG_LEVEL=warn', script: 'src/server.ts', env: { ...production, LOG_LEVEL: 'warn' }, logDir }),
-      start({ label: 'service WORKERS=2', script: 'src/server.ts', env: { ...production, WORKERS: '2' }, listeningLines: 2, logDir }),
+      start({ label: 'service LOG_LEVEL=warn', script: 'dist/server.js', env: { ...PRODUCTION, LOG_LEVEL: 'warn' }, logDir }),
+      start({ label: 'service WORKERS=2', script: 'dist/server.js', env: { ...PRODUCTION, WORKERS: '2' }, listeningLines: 2, logDir }),
     ])
     const servers = { service, baseline, fastify, serviceWarn, serviceTwoWorkers }
     await checkAnswers(bench, servers)
     if (bench.failures.length === 0) {
+      if (only.has('startup')) await startup(bench, logDir)
       if (only.has('small')) await small(bench, servers)
       if (only.has('large')) await large(bench, servers)
       if (only.has('convert')) await convert(bench, servers)
@@ -562,7 +618,7 @@ async function main(): Promise<number> {
     rmSync(logDir, { recursive: true, force: true })
   }
   if (targets.length > 0) {
-    out('### Targets (CONTRACT.md §4)')
+    out('### Targets')
     out()
     table(
       ['target', 'bar', 'measured', 'verdict'],

@@ -3,9 +3,9 @@ import { closeSync, openSync, readFileSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { freePort, ROOT } from '../test/processes.ts'
-import { processTreeCpuSeconds } from './procstat.ts'
+import { processTreeCpuSeconds, processTreeRssBytes } from './procstat.ts'
 
-/** The settings of CONTRACT.md §5: none leaks in from the caller's environment, each server gets its own. */
+/** The service's settings (README, Configuration): none leaks in from the caller's environment, each server gets its own. */
 const CONFIG_VARIABLES = [
   'PORT',
   'HOST',
@@ -31,6 +31,8 @@ export interface Server {
   url: string
   /** CPU seconds used so far by the server: its process, its threads and its child processes. */
   cpuSeconds(): number
+  /** Resident memory of the server's processes, in bytes. */
+  rssBytes(): number
   /** Waits (up to `IDLE_TIMEOUT_MS`) until the server uses less than a tenth of a core over a quarter of a second. */
   untilIdle(): Promise<void>
   /** Empties the server's log file between runs, so that a long bench does not fill the disk. */
@@ -69,7 +71,9 @@ export async function startServer({ label, script, env = {}, nodeOptions = [], l
   const log = openSync(logPath, 'a')
   const inherited = { ...process.env }
   for (const name of CONFIG_VARIABLES) delete inherited[name]
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', script], {
+  // The service runs from the build (`dist/`), as in production; the reference servers are TypeScript.
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : []
+  const child = spawn(process.execPath, [...nodeOptions, ...loader, script], {
     cwd: ROOT,
     env: { ...inherited, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
@@ -109,6 +113,7 @@ export async function startServer({ label, script, env = {}, nodeOptions = [], l
     label,
     url,
     cpuSeconds,
+    rssBytes: () => processTreeRssBytes(child.pid!),
     untilIdle,
     truncateLog: () => truncateSync(logPath, 0),
     problems: () =>

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { CONFIG_VARIABLES, type Config, flagOf, loadConfig } from './core/config.ts'
-import { closeWorkerPool, startWorkerPool } from './core/pool.ts'
+import { closeWorkerPool } from './core/pool.ts'
 import { lowerBackgroundThreadsPriority } from './core/priority.ts'
 import { buildApp } from './http/app.ts'
 
@@ -14,7 +14,8 @@ import { buildApp } from './http/app.ts'
 export async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config })
   await app.listen({ port: config.port, host: config.host })
-  startWorkerPool()
+  // The worker pool starts with the first heavy request, not here: an idle thread holding its own
+  // copy of the registry is a fifth of an idle server's memory, and a server may never need it.
   lowerBackgroundThreadsPriority()
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {

@@ -14,7 +14,8 @@ import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
 import { buildTestApp, post } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const STDIO_MAIN = fileURLToPath(new URL('../src/mcp/stdio-main.ts', import.meta.url))
+/** `devutils mcp`, as an MCP client starts it: the compiled command. */
+const MCP_COMMAND = ['bin/devutils.js', 'mcp']
 
 /** Bad arguments for base64, each refused by HTTP with a different code or status. */
 const BAD_BASE64_ARGUMENTS: Array<[string, Record<string, unknown>]> = [
@@ -50,7 +51,7 @@ before(async () => {
 after(() => app.close())
 
 function stdioTransport(stderr: string[]): StdioClientTransport {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', STDIO_MAIN], cwd: ROOT, stderr: 'pipe' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: MCP_COMMAND, cwd: ROOT, stderr: 'pipe' })
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()))
   return transport
 }
@@ -230,7 +231,7 @@ describe('the /mcp route among the HTTP service', () => {
 
 describe('the stdio server as a process', () => {
   test('writes only protocol messages to standard output and exits when standard input closes', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', STDIO_MAIN], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, MCP_COMMAND, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
     const exited = once(child, 'exit')
     let stdout = ''
     child.stdout.on('data', (chunk: Buffer) => {

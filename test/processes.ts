@@ -59,10 +59,10 @@ export function spawnUntil(command: string, args: string[], ready: RegExp, optio
   })
 }
 
-/** Starts the real service (`src/server.ts`) on a free port. */
+/** Starts the real service on a free port, as `npm start` does: the build, with plain node. */
 export async function startService(env: NodeJS.ProcessEnv = {}): Promise<Spawned & { port: number; url: string }> {
   const port = await freePort()
-  const spawned = await spawnUntil(process.execPath, ['--import', 'tsx', 'src/server.ts'], /Server listening|starting workers[\s\S]*Server listening/, {
+  const spawned = await spawnUntil(process.execPath, ['--enable-source-maps', 'dist/server.js'], /Server listening|starting workers[\s\S]*Server listening/, {
     env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
   })
   return { ...spawned, port, url: `http://127.0.0.1:${port}` }

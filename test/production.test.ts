@@ -293,6 +293,13 @@ describe('thread priorities of a real process', () => {
       const pid = service.child.pid!
       const ours = getPriority()
       const below = Math.min(19, ours + 10)
+      // A conversion large enough to run on the worker pool, which starts with the first such request.
+      const heavy = await fetch(`${service.url}/api/v1/yaml-json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input: Array.from({ length: 200 }, (_, i) => `key${i}: value`).join('\n') }),
+      })
+      assert.equal(heavy.status, 200)
       const lowered = () => threadNiceness(pid).filter(({ threadId, nice }) => threadId !== pid && nice === below)
       for (const deadline = Date.now() + 10_000; lowered().length < 5 && Date.now() < deadline; ) await sleep(50)
       const threads = threadNiceness(pid)

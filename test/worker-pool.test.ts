@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { once } from 'node:events'
 import { getPriority } from 'node:os'
 import { after, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -185,7 +186,7 @@ describe('heavy operations through execute and HTTP', () => {
   const child = fileURLToPath(new URL('./fixtures/offload-child.ts', import.meta.url))
   const launchers = {
     'node --import tsx (the tests)': ['--import', 'tsx', child],
-    'tsx (npm start)': [fileURLToPath(import.meta.resolve('tsx/cli')), child],
+    'tsx (development)': [fileURLToPath(import.meta.resolve('tsx/cli')), child],
   }
   for (const [name, args] of Object.entries(launchers)) {
     test(`workers load TypeScript under ${name}, and idle threads let the process exit`, async () => {
@@ -193,4 +194,17 @@ describe('heavy operations through execute and HTTP', () => {
       assert.deepEqual(JSON.parse(stdout), { offloaded: true, keys: 500, last: [499, 'x'] })
     })
   }
+
+  test('the build runs its workers with plain node (dist/worker.js), and idle threads let the command exit', async () => {
+    const yaml = Array.from({ length: 500 }, (_, i) => `key${i}: [${i}, "x"]`).join('\n')
+    const child = execFile(process.execPath, ['bin/devutils.js', 'yaml-json'], { cwd: root, timeout: 20_000 })
+    child.stdin!.end(yaml)
+    let stdout = ''
+    child.stdout!.on('data', (chunk: string) => {
+      stdout += chunk
+    })
+    const [code] = (await once(child, 'exit')) as [number]
+    assert.equal(code, 0)
+    assert.deepEqual(JSON.parse(stdout).key499, [499, 'x'])
+  })
 })

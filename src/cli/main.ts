@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { firstInvalidUtf8Offset } from '../core/bytes.ts'
 import { catalogue } from '../core/catalogue.ts'
 import { CONFIG_VARIABLES, flagOf, loadConfig } from '../core/config.ts'
@@ -8,6 +7,7 @@ import { DevutilsError, INTERNAL_ERROR_MESSAGE, invalidInput, isDevutilsError } 
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { closeWorkerPool } from '../core/pool.ts'
+import { VERSION } from '../core/version.ts'
 import { servedOperations } from '../core/workflows.ts'
 import { failure } from '../http/envelope.ts'
 import { parseOperationArgs, readFlagValue, UsageError } from './flags.ts'
@@ -85,7 +85,7 @@ async function dispatch(args: readonly string[]): Promise<void> {
       return write(USAGE)
     case '--version':
     case '-v':
-      return write(`${version()}\n`)
+      return write(`${VERSION}\n`)
     case 'list':
       return list(rest)
     case 'serve':
@@ -105,10 +105,6 @@ function operationNamed(name: string): AnyOperation {
   const operation = operationsByName.get(name)
   if (operation) return operation
   throw new UsageError(`unknown command '${name}'; devutils list shows the operations, devutils --help the commands`)
-}
-
-function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 }
 
 /** For a command without flags of its own: writes `usage` for --help (true), refuses anything else. */

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
-import { Piscina } from 'piscina'
+import { extname } from 'node:path'
+import type { Piscina } from 'piscina'
 import { DevutilsError, type ErrorCode, type ErrorDetails, isDevutilsError } from './errors.ts'
 
 /**
@@ -44,8 +45,6 @@ export interface WorkerPool {
    * answer is 503 TIMEOUT and the thread running the task is terminated, so no CPU is left burning.
    */
   run(task: unknown, timeBudgetMs: number): Promise<unknown>
-  /** Starts the threads now, so that the first heavy request does not pay for loading them. */
-  start(): void
   /** Terminates the threads; a later `run` starts a new pool. */
   close(): Promise<void>
 }
@@ -54,21 +53,25 @@ export interface WorkerPool {
  * A pool over a worker module whose default export answers tasks with `settle`. No thread exists
  * until the first task; idle threads are unreferenced, so they never keep a process alive.
  * Workers inherit the process's `execArgv`, so the tsx loader (`node --import tsx`, or `tsx`)
- * reaches them and they load TypeScript as the main thread does.
+ * reaches them and they load TypeScript as the main thread does. piscina itself is loaded with the
+ * first task too: loading it costs a one-shot command that never offloads as much as all the rest.
  */
 export function createWorkerPool(filename: URL): WorkerPool {
-  let piscina: Piscina | undefined
+  let piscina: Promise<Piscina> | undefined
   let inFlight = 0
-  const started = () => (piscina ??= new Piscina({ filename: filename.href, minThreads: 1, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS }))
+  const started = () =>
+    (piscina ??= import('piscina').then(
+      ({ Piscina }) => new Piscina({ filename: filename.href, minThreads: 1, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS }),
+    ))
   return {
     async run(task, timeBudgetMs) {
       if (inFlight >= WORKER_THREADS * (1 + QUEUE_PER_THREAD)) {
         throw new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment')
       }
-      const pool = started()
       let outcome: WorkerOutcome
       inFlight++
       try {
+        const pool = await started()
         outcome = await pool.run(task, { signal: AbortSignal.timeout(timeBudgetMs) })
       } catch (error) {
         if ((error as Error).name === 'AbortError') {
@@ -84,18 +87,18 @@ export function createWorkerPool(filename: URL): WorkerPool {
       if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
       throw new Error(`A worker task failed: ${outcome.defect}`)
     },
-    start() {
-      started()
-    },
     async close() {
       const closing = piscina
       piscina = undefined
-      await closing?.destroy()
+      await (await closing)?.destroy()
     },
   }
 }
 
-const operationPool = createWorkerPool(new URL('./worker.ts', import.meta.url))
+/** The worker module beside this one: `worker.js` in the build, `worker.ts` where tsx runs the sources. */
+const WORKER_MODULE = new URL(`./worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url)
+
+const operationPool = createWorkerPool(WORKER_MODULE)
 
 /** What a worker sends back: the result as it is, or its JSON text in UTF-8 bytes. */
 export type OperationOutput = 'value' | 'json'
@@ -109,11 +112,6 @@ export type OperationTask = { operation: string; output: OperationOutput } & ({ 
 /** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
 export function runOperationInWorker(task: OperationTask, timeBudgetMs: number): Promise<unknown> {
   return operationPool.run(task, timeBudgetMs)
-}
-
-/** Starts the operation workers ahead of the first heavy request: for the server's start-up. */
-export function startWorkerPool(): void {
-  operationPool.start()
 }
 
 /** Stops the operation workers: for the server's shutdown and for test teardown. */

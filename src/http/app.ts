@@ -10,6 +10,7 @@ import { DevutilsError, validationError } from '../core/errors.ts'
 import { executeBodyToJson, executeToJson, type JsonData } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
+import { VERSION } from '../core/version.ts'
 import { servedOperations } from '../core/workflows.ts'
 import { registerMcpRoute } from '../mcp/http.ts'
 import { failure, meta, success, successJson } from './envelope.ts'
@@ -163,7 +164,7 @@ export async function buildApp({
       openapi: '3.1.0',
       info: {
         title: 'devutils',
-        version: '1.0.0',
+        version: VERSION,
         description:
           'Developer utility operations (encoders, generators, converters) over HTTP and JSON. Every operation is `POST /api/v1/<name>` with a JSON body; ' +
           'every answer is an envelope: `{ success, data, meta }` or `{ success: false, error: { code, message, details }, meta }`.',
@@ -184,7 +185,9 @@ export async function buildApp({
   app.get(API_PREFIX, { schema: { tags: ['service'], summary: 'The catalogue of operations' } }, async (request) =>
     success(request, { operations: catalogue(operations) }),
   )
-  app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) => success(request, { status: 'ok' }))
+  app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) =>
+    success(request, { status: 'ok', version: VERSION }),
+  )
   app.get(
     '/ready',
     { schema: { tags: ['service'], summary: 'Readiness: 200 while the instance takes work, 503 while starting or shutting down' } },

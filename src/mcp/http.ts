@@ -1,11 +1,6 @@
-import { toWebRequest } from '@modelcontextprotocol/node'
-import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../core/config.ts'
-import { parseJsonBody } from '../core/json-body.ts'
-import { describeDefect } from '../http/errors.ts'
-import { bodyBytes } from '../http/json-body.ts'
-import { createMcpServer } from './server.ts'
+import type { McpHttpHandler } from './http-handler.ts'
 
 export const MCP_PATH = '/mcp'
 
@@ -18,14 +13,13 @@ export const MCP_PATH = '/mcp'
  * (the session operations of the 2025 revisions) get the app's 405, as a stateless server should.
  * There is no Host/Origin allow-list: the service is public, its tools are pure and read-only, and
  * it keeps no session or credential that a rebound or cross-site request could reach.
+ *
+ * The MCP SDK is loaded with the first request to /mcp: it is a third of what the server would
+ * otherwise load and compile before it is ready, for a route many instances never serve.
  */
 export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config): void {
-  const handler = createMcpHandler(
-    () => createMcpServer({ timeBudgetMs, reportDefect: (error) => app.log.error({ defect: describeDefect(error) }, 'MCP tool call failed') }),
-    // Mostly clients' protocol mistakes, already answered (4xx) and counted by the request log line.
-    { onerror: (error) => app.log.debug({ reason: error.message }, 'MCP request refused') },
-  )
-  app.addHook('onClose', () => handler.close())
+  let handler: Promise<McpHttpHandler> | undefined
+  app.addHook('onClose', async () => (await handler)?.close())
 
   app.post(
     MCP_PATH,
@@ -39,14 +33,8 @@ export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config)
       },
     },
     async (request, reply) => {
-      const body = parseJsonBody(bodyBytes(request))
-      // As the SDK's own Node adapter does: a client that goes away aborts the exchange.
-      const abort = new AbortController()
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) abort.abort()
-      })
-      const webRequest = await toWebRequest(request.raw, body, { signal: abort.signal })
-      return handler.fetch(webRequest, { parsedBody: body })
+      handler ??= import('./http-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, timeBudgetMs))
+      return (await handler).answer(request, reply)
     },
   )
 }

@@ -7,11 +7,11 @@ import {
   McpServer,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server'
-import packageJson from '../../package.json' with { type: 'json' }
 import { DEFAULT_CONFIG } from '../core/config.ts'
 import { DevutilsError, errorBody, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
+import { VERSION } from '../core/version.ts'
 import { pipeline } from '../core/workflows.ts'
 import { operations } from '../operations/index.ts'
 
@@ -55,7 +55,7 @@ export function annotationsFor(operation: AnyOperation): ToolAnnotations {
 /** A fresh MCP server with one tool per operation; the HTTP route makes one per request, stdio one per connection. */
 export function createMcpServer({ tools = mcpTools, timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs, reportDefect }: CreateMcpServerOptions = {}): McpServer {
   const server = new McpServer(
-    { name: 'devutils', version: packageJson.version },
+    { name: 'devutils', version: VERSION },
     {
       capabilities: { tools: { listChanged: false } },
       instructions:

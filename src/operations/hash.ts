@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { crc32 } from 'node:zlib'
-import { createBLAKE3, type IHasher } from 'hash-wasm'
+import type { IHasher } from 'hash-wasm'
 import { Type } from 'typebox'
 import { inputEncodingField, textToBytes } from '../core/bytes.ts'
 import { algorithmField, canonicalAlgorithm, DIGEST_ENCODINGS, digestEncodingField, digestMatches, expectedField, updateInSlices } from '../core/digest.ts'
@@ -31,7 +31,11 @@ interface Hasher {
   digest(): Buffer
 }
 
-/** BLAKE3 states are WebAssembly instances, slow to create, so finished ones are kept for reuse. */
+/**
+ * BLAKE3 states are WebAssembly instances, slow to create, so finished ones are kept for reuse. The
+ * package is loaded on first use: it embeds the WebAssembly of every algorithm it has, a fifth of
+ * what loading the registry would otherwise read and compile.
+ */
 const idleBlake3: IHasher[] = []
 const MAX_IDLE_BLAKE3 = 8
 
@@ -41,7 +45,7 @@ const MAX_IDLE_BLAKE3 = 8
  */
 async function hasherFor(algorithm: HashAlgorithm): Promise<Hasher> {
   if (algorithm === 'blake3') {
-    const state = (idleBlake3.pop() ?? (await createBLAKE3())).init()
+    const state = (idleBlake3.pop() ?? (await (await import('hash-wasm')).createBLAKE3())).init()
     return {
       update: (slice) => state.update(slice),
       digest: () => {

@@ -1,4 +1,3 @@
-import { transliterate as transliterateLibrary } from 'transliteration'
 import { Type } from 'typebox'
 import { limitExceeded } from '../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
@@ -339,14 +338,24 @@ const gapMatcher: Matcher = (text, at) => hangulMatcher(text, at) ?? gapTrieMatc
  */
 export const MAX_TRANSLITERATION_GROWTH = 13
 
+/**
+ * The package, loaded the first time a text needs it: building its tables is most of what loading
+ * the registry costs, and a one-shot command that never slugs non-ASCII text should not pay for it.
+ */
+type Transliteration = typeof import('transliteration')
+let transliterationPackage: Promise<Transliteration> | undefined
+
 /** NFKC first, so that compatibility forms (ｶﾀｶﾅ, ﬁ, ①) reach the tables as ordinary letters. */
-function toLatin(text: string): string {
+async function toLatin(text: string): Promise<string> {
   const latin = rewrite(text.normalize('NFKC'), gapMatcher)
   let nonAscii = 0
   for (let i = 0; i < latin.length; i++) if (latin.charCodeAt(i) > 0x7f) nonAscii++
   if (nonAscii === 0) return latin
   assertWorkingLength(latin.length - nonAscii + nonAscii * MAX_TRANSLITERATION_GROWTH)
-  return transliterateLibrary(latin)
+  transliterationPackage ??= import('transliteration')
+  // A CommonJS package: the bundle gives its exports only as the default export, tsx only as named ones.
+  const loaded = (await transliterationPackage) as Transliteration & { default?: Transliteration }
+  return (loaded.default ?? loaded).transliterate(latin)
 }
 
 // ---- Words and the result ----
@@ -471,9 +480,9 @@ export const slug = defineOperation({
     { summary: 'Cut at a word boundary', input: { input: 'A long title that will be cut', maxLength: 16 }, output: { result: 'a-long-title' } },
     { summary: 'Own replacements', input: { input: 'C# & .NET', replacements: { '#': 'sharp' } }, output: { result: 'csharp-and-net' } },
   ],
-  run({ input, separator, lowercase, transliterate, maxLength, replacements }) {
+  async run({ input, separator, lowercase, transliterate, maxLength, replacements }) {
     let text = rewrite(input.normalize('NFC'), replacementMatcher(replacements))
-    if (transliterate) text = toLatin(text)
+    if (transliterate) text = await toLatin(text)
     if (lowercase) text = text.toLowerCase()
     const words = (transliterate ? text.match(ASCII_WORD) : text.normalize('NFC').match(UNICODE_WORD)) ?? []
     const kept = wordsWithin(words, separator.length, maxLength)

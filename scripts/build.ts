@@ -1,0 +1,72 @@
+// `npm run build`: bundles the sources into dist/ with esbuild, for plain `node` with no loader.
+//
+// A bundle rather than a file-per-module emit: TypeBox alone is about 700 small modules, and Node
+// resolving and compiling them one by one dominated a one-shot CLI call and the server's start-up.
+// Code splitting keeps each entry to what it imports: `devutils base64` never loads Fastify, the
+// MCP SDK or pino, which `serve` and `mcp` import on demand.
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { build, type Metafile } from 'esbuild'
+
+const root = new URL('..', import.meta.url).pathname
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }
+
+/**
+ * Dependencies left out of the bundle, loaded from node_modules as usual: each reads files of its own
+ * package at run time (piscina starts its worker script by path; swagger-ui serves its static
+ * assets), which a bundle would leave behind.
+ */
+const UNBUNDLED = ['piscina', '@fastify/swagger-ui']
+
+const outdir = join(root, 'dist')
+rmSync(outdir, { recursive: true, force: true })
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { server: 'src/server.ts', cli: 'src/cli/main.ts', worker: 'src/core/worker.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  // ES module builds first: a CommonJS module loaded with a dynamic import() has only a default export in a bundle.
+  mainFields: ['module', 'main'],
+  // Every chunk in one folder, beside worker.js, so that `new URL('./worker.js', import.meta.url)` finds it.
+  chunkNames: '[name]-[hash]',
+  external: UNBUNDLED,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  // Less text for Node to read and compile at every start; names are kept for readable stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  metafile: true,
+  define: { DEVUTILS_VERSION: JSON.stringify(packageJson.version) },
+  // Bundled CommonJS modules call require() for Node's own modules; ESM has no require of its own.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  logLevel: 'warning',
+})
+
+writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(result.metafile))
+
+/**
+ * The licence texts of every package whose code the bundle holds, as their licences ask of copies;
+ * the unbundled dependencies keep theirs in node_modules.
+ */
+function thirdPartyLicenses(metafile: Metafile): string {
+  const packageDirs = new Set<string>()
+  for (const input of Object.keys(metafile.inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)
+    if (match) packageDirs.add(match[1])
+  }
+  const sections = [...packageDirs].sort().map((dir) => {
+    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string }
+    const licenceFile = readdirSync(join(root, dir)).find((name) => /^(licen[cs]e|copying)/i.test(name))
+    const text = licenceFile ? readFileSync(join(root, dir, licenceFile), 'utf8').trim() : `License: ${manifest.license ?? 'unknown'}`
+    return `${manifest.name} ${manifest.version}\n\n${text}\n`
+  })
+  return `devutils ${packageJson.version} bundles the following packages.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}`
+}
+
+if (!existsSync(join(dirname(outdir), 'dist', 'worker.js'))) throw new Error('the build wrote no dist/worker.js')
