@@ -32,8 +32,13 @@ export function threadNiceness(pid: number | 'self'): Array<{ threadId: number; 
 }
 
 /** Spawns a process and resolves once its output matches `ready` (or rejects after `timeoutMs`). */
-export function spawnUntil(command: string, args: string[], ready: RegExp, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Spawned> {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
+export function spawnUntil(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string; detached?: boolean } = {},
+): Promise<Spawned> {
+  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached })
   let output = ''
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),

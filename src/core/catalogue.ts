@@ -1,12 +1,12 @@
 import { operations as registry } from '../operations/index.ts'
 import { type AnyOperation, CATEGORIES } from './operation.ts'
 
-/** Every operation lives under this prefix (the seed's versioning rule). */
+/** Every operation lives under this prefix: the major version of the API is in its paths. */
 export const API_PREFIX = '/api/v1'
 
 /**
  * The catalogue `GET /api/v1` answers (and `devutils list --json` prints): each operation of the
- * seed's three categories with its path, methods and summary. The workflows are not operations of
+ * three categories with its path, methods and summary. The workflows are not operations of
  * the catalogue; they are documented in the OpenAPI document.
  */
 export function catalogue(operations: readonly AnyOperation[] = registry) {

@@ -1,4 +1,4 @@
-/** The service's settings, read from the environment (CONTRACT.md §5); `devutils serve` flags mirror them. */
+/** The service's settings, read from the environment (README, Configuration); `devutils serve` flags mirror them. */
 export interface Config {
   port: number
   host: string

@@ -1,7 +1,7 @@
 import { type Static, type TObject, type TSchema, Type } from 'typebox'
 import { Memory } from 'typebox/system'
 
-/** The seed's categories of operations. */
+/** The categories of operations, as the catalogue groups them. */
 export const CATEGORIES = ['encoders', 'generators', 'converters'] as const
 /** `workflows` holds the pipeline and the batch, which run other operations. */
 export type Category = (typeof CATEGORIES)[number] | 'workflows'

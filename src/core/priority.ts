@@ -3,7 +3,7 @@ import { getPriority, setPriority } from 'node:os'
 
 /**
  * Heavy work yields the CPU to the event loop: where both want the same core, small requests are
- * answered first and the conversion waits, which keeps their latency steady (CONTRACT.md §4).
+ * answered first and the conversion waits, which keeps their latency steady (a target of `npm run bench`).
  * Linux keeps a niceness per thread and sets it by thread id, read from /proc; elsewhere, or where
  * the system refuses, every thread keeps the process's priority and the work still runs.
  */

@@ -14,7 +14,7 @@ const fails = (input: Record<string, unknown>, code: string, pattern: RegExp, po
 const bigintIn = (value: bigint, base: number) => value.toString(base)
 
 describe('base-convert', () => {
-  test('the seed example: 255 → ff, with the default bases echoed', async () => {
+  test('the documented example: 255 → ff, with the default bases echoed', async () => {
     assert.deepEqual(await run({ input: '255' }), { result: 'ff', fromBase: 10, toBase: 16 })
     assert.deepEqual(Object.keys(await run({ input: '255' })), ['result', 'fromBase', 'toBase'])
   })

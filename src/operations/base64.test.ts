@@ -27,7 +27,7 @@ describe('base64', () => {
     }
   })
 
-  test('answers result first, then action (the seed)', async () => {
+  test('answers result first, then action, as documented', async () => {
     assert.deepEqual(Object.keys(await run({ input: 'hi' })), ['result', 'action'])
   })
 

@@ -115,7 +115,7 @@ describe('hash', () => {
     }
   })
 
-  test('the seed spellings and other accepted spellings answer with the canonical name', async () => {
+  test('upper-case spellings and other accepted spellings answer with the canonical name', async () => {
     const spellings: Record<string, string> = {
       MD5: 'md5',
       'SHA-1': 'sha1',

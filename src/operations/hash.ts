@@ -115,7 +115,7 @@ export const hash = defineOperation({
       output: { result: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', algorithm: 'sha256', encoding: 'hex', bits: 256 },
     },
     {
-      summary: 'MD5, spelled as in the seed',
+      summary: 'MD5, spelled in capitals: the answer names the canonical algorithm',
       input: { input: 'hello', algorithm: 'MD5' },
       output: { result: '5d41402abc4b2a76b9719d911017c592', algorithm: 'md5', encoding: 'hex', bits: 128 },
     },

@@ -154,7 +154,7 @@ export const url = defineOperation({
     action: Type.Enum(['encode', 'decode'], { description: 'The action performed.' }),
   }),
   examples: [
-    { summary: 'Encode a component (the seed)', input: { input: 'hello world!' }, output: { result: 'hello%20world%21', action: 'encode' } },
+    { summary: 'Encode a component: a space is %20 and ! is %21', input: { input: 'hello world!' }, output: { result: 'hello%20world%21', action: 'encode' } },
     { summary: 'Decode', input: { input: 'caf%C3%A9%20%F0%9F%8E%89', action: 'decode' }, output: { result: 'café 🎉', action: 'decode' } },
     {
       summary: 'Encode a whole URI',
