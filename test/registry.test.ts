@@ -33,6 +33,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'base-convert': 'converters',
   'csv-json': 'converters',
   'yaml-json': 'converters',
+  subnet: 'converters',
 }
 
 describe('the registry', () => {
@@ -90,7 +91,7 @@ describe('every surface shows every operation', () => {
     assert.deepEqual(
       listed.map((entry) => entry.name),
       operations.map((operation) => operation.name),
-      'the 24 operations of the seed, not the workflows',
+      'the 25 operations, not the workflows',
     )
     for (const [index, operation] of operations.entries()) {
       assert.deepEqual(listed[index], {

@@ -19,6 +19,7 @@ import { randomString } from './random-string.ts'
 import { rot13 } from './rot13.ts'
 import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
+import { subnet } from './subnet.ts'
 import { timestamp } from './timestamp.ts'
 import { url } from './url.ts'
 import { uuid } from './uuid.ts'
@@ -46,6 +47,7 @@ export const operations: readonly AnyOperation[] = [
   rot13,
   slug,
   sqlEscape,
+  subnet,
   timestamp,
   url,
   uuid,
