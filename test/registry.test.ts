@@ -34,6 +34,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'csv-json': 'converters',
   'yaml-json': 'converters',
   subnet: 'converters',
+  color: 'converters',
 }
 
 describe('the registry', () => {
@@ -91,7 +92,7 @@ describe('every surface shows every operation', () => {
     assert.deepEqual(
       listed.map((entry) => entry.name),
       operations.map((operation) => operation.name),
-      'the 25 operations, not the workflows',
+      'the 26 operations, not the workflows',
     )
     for (const [index, operation] of operations.entries()) {
       assert.deepEqual(listed[index], {
