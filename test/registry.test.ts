@@ -35,6 +35,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'yaml-json': 'converters',
   subnet: 'converters',
   color: 'converters',
+  'qr-code': 'generators',
 }
 
 describe('the registry', () => {
@@ -92,7 +93,7 @@ describe('every surface shows every operation', () => {
     assert.deepEqual(
       listed.map((entry) => entry.name),
       operations.map((operation) => operation.name),
-      'the 26 operations, not the workflows',
+      'the 27 operations, not the workflows',
     )
     for (const [index, operation] of operations.entries()) {
       assert.deepEqual(listed[index], {

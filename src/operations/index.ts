@@ -15,6 +15,7 @@ import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
 import { password } from './password.ts'
+import { qrCode } from './qr-code.ts'
 import { randomNumber } from './random-number.ts'
 import { randomString } from './random-string.ts'
 import { rot13 } from './rot13.ts'
@@ -44,6 +45,7 @@ export const operations: readonly AnyOperation[] = [
   macAddress,
   morse,
   password,
+  qrCode,
   randomNumber,
   randomString,
   rot13,
