@@ -130,6 +130,8 @@ describe('qr-code', () => {
         })
       }
     }
+    await expectRefusal(run({ input: 'a'.repeat(3000), errorCorrection: 'L' }), { code: 'LIMIT_EXCEEDED', message: /bytes\. Shorten it\.$/ })
+    await expectRefusal(run({ input: 'a'.repeat(3000), errorCorrection: 'Q' }), { code: 'LIMIT_EXCEEDED', message: /Shorten it or choose a lower level/ })
     // Multi-byte text counts in UTF-8 bytes: 1,273 bytes at H is 424 three-byte characters and one more byte.
     assert.equal((await run({ input: `${'語'.repeat(424)}a`, errorCorrection: 'H' })).version, 40)
     await expectRefusal(run({ input: '語'.repeat(425), errorCorrection: 'H' }), { code: 'LIMIT_EXCEEDED', details: { bytes: 1275 } })

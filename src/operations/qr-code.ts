@@ -34,7 +34,7 @@ function symbolOf(input: string, level: Level): QRCode.QRCode {
     const bytes = Buffer.byteLength(input)
     const { numeric, alphanumeric, bytes: byteCapacity } = CAPACITY[level]
     throw limitExceeded(
-      `input does not fit in a QR code at error correction ${level}: the largest symbol (version 40) holds ${byteCapacity} bytes of UTF-8 text, ${alphanumeric} characters of digits, upper-case letters and $%*+-./: or space, or ${numeric} digits, and mixes of those in between; input is ${bytes} bytes. Shorten it or choose a lower level (L holds the most).`,
+      `input does not fit in a QR code at error correction ${level}: the largest symbol (version 40) holds ${byteCapacity} bytes of UTF-8 text, ${alphanumeric} characters of digits, upper-case letters and $%*+-./: or space, or ${numeric} digits, and mixes of those in between; input is ${bytes} bytes. ${level === 'L' ? 'Shorten it.' : 'Shorten it or choose a lower level (L holds the most).'}`,
       { field: 'input', errorCorrection: level, limit: byteCapacity, bytes },
     )
   }
