@@ -33,6 +33,9 @@ const SEED_CATALOGUE: Record<string, string> = {
   'base-convert': 'converters',
   'csv-json': 'converters',
   'yaml-json': 'converters',
+  subnet: 'converters',
+  color: 'converters',
+  'qr-code': 'generators',
 }
 
 describe('the registry', () => {
@@ -90,7 +93,7 @@ describe('every surface shows every operation', () => {
     assert.deepEqual(
       listed.map((entry) => entry.name),
       operations.map((operation) => operation.name),
-      'the 24 operations of the seed, not the workflows',
+      'the 27 operations, not the workflows',
     )
     for (const [index, operation] of operations.entries()) {
       assert.deepEqual(listed[index], {

@@ -3,6 +3,7 @@ import { baseConvert } from './base-convert.ts'
 import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
+import { color } from './color.ts'
 import { csvJson } from './csv-json.ts'
 import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
@@ -14,11 +15,13 @@ import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
 import { password } from './password.ts'
+import { qrCode } from './qr-code.ts'
 import { randomNumber } from './random-number.ts'
 import { randomString } from './random-string.ts'
 import { rot13 } from './rot13.ts'
 import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
+import { subnet } from './subnet.ts'
 import { timestamp } from './timestamp.ts'
 import { url } from './url.ts'
 import { uuid } from './uuid.ts'
@@ -30,6 +33,7 @@ export const operations: readonly AnyOperation[] = [
   base32,
   base64,
   binaryText,
+  color,
   csvJson,
   hash,
   hexText,
@@ -41,11 +45,13 @@ export const operations: readonly AnyOperation[] = [
   macAddress,
   morse,
   password,
+  qrCode,
   randomNumber,
   randomString,
   rot13,
   slug,
   sqlEscape,
+  subnet,
   timestamp,
   url,
   uuid,

@@ -183,6 +183,8 @@ describe('ip-address', () => {
       ['fe80:0:0:0:0:0:0:0/128', 'fe80::'],
       ['::ffff:1.2.3.4/128', '::ffff:1.2.3.4'],
       ['0:0:0:0:0:FFFF:0102:0304/128', '::ffff:1.2.3.4'],
+      // Not IPv4-mapped: ipaddr.js alone reads `::a.b.c.d` as `::ffff:a.b.c.d`.
+      ['::1.2.3.4/128', '::102:304'],
     ]
     for (const [cidr, expected] of canonical) assert.equal((await run({ cidr })).result, expected, cidr)
     for (const type of ['public', 'private', 'multicast', 'documentation', 'any']) {

@@ -2,13 +2,11 @@ import { isIP } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { Type } from 'typebox'
 import { invalidInput, validationError } from '../core/errors.ts'
+import { addressText, BITS, type IpVersion, networkOf, parseAddress, specialBlocksOfType, toAddress, toBigInt } from '../core/ip.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { randomOffset, randomOffsets } from './random-number.ts'
 
-type IpVersion = 4 | 6
 type AddressType = 'public' | 'private' | 'loopback' | 'linkLocal' | 'multicast' | 'documentation' | 'any'
-
-const BITS: Record<IpVersion, number> = { 4: 32, 6: 128 }
 
 interface Block {
   base: bigint
@@ -26,42 +24,31 @@ interface Space {
   publicOnly: boolean
 }
 
+/**
+ * The special-purpose registry's blocks of each type, except three IPv6 types drawn from a part of
+ * theirs: unique local addresses from fd00::/8, the half of fc00::/7 that RFC 4193 §3.1 lets anyone
+ * assign; link-local ones from fe80::/64, the only link-local prefix RFC 4291 §2.5.6 uses; and
+ * documentation addresses from RFC 3849's 2001:db8::/32, the block documentation uses.
+ */
 const TYPE_RANGES: Record<IpVersion, Record<AddressType, string[]>> = {
   4: {
     public: ['0.0.0.0/0'],
-    private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'],
-    loopback: ['127.0.0.0/8'],
-    linkLocal: ['169.254.0.0/16'],
-    multicast: ['224.0.0.0/4'],
-    documentation: ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24'],
+    private: specialBlocksOfType(4, 'private'),
+    loopback: specialBlocksOfType(4, 'loopback'),
+    linkLocal: specialBlocksOfType(4, 'linkLocal'),
+    multicast: specialBlocksOfType(4, 'multicast'),
+    documentation: specialBlocksOfType(4, 'documentation'),
     any: ['0.0.0.0/0'],
   },
   6: {
     public: ['2000::/3'],
     private: ['fd00::/8'],
-    loopback: ['::1/128'],
+    loopback: specialBlocksOfType(6, 'loopback'),
     linkLocal: ['fe80::/64'],
-    multicast: ['ff00::/8'],
+    multicast: specialBlocksOfType(6, 'multicast'),
     documentation: ['2001:db8::/32'],
     any: ['::/0'],
   },
-}
-
-function toBigInt(address: ipaddr.IPv4 | ipaddr.IPv6): bigint {
-  return address.toByteArray().reduce((value, byte) => (value << 8n) | BigInt(byte), 0n)
-}
-
-function toAddress(value: bigint, version: IpVersion): ipaddr.IPv4 | ipaddr.IPv6 {
-  if (version === 4) return new ipaddr.IPv4([24n, 16n, 8n, 0n].map((shift) => Number((value >> shift) & 0xffn)))
-  return new ipaddr.IPv6([112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) => Number((value >> shift) & 0xffffn)))
-}
-
-/** IPv4 dotted-quad, IPv6 in RFC 5952 canonical form (lower case, longest zero run compressed). */
-function addressText(address: ipaddr.IPv4 | ipaddr.IPv6): string {
-  if (address.kind() === 'ipv4') return address.toString()
-  const v6 = address as ipaddr.IPv6
-  // RFC 5952 §5: an IPv4-mapped address keeps its IPv4 part in dotted form.
-  return v6.isIPv4MappedAddress() ? `::ffff:${v6.toIPv4Address().toString()}` : v6.toRFC5952String()
 }
 
 function block(base: bigint, prefixLength: number, version: IpVersion): Block {
@@ -95,9 +82,8 @@ function cidrSpace(cidr: string): Space {
       position: slash + 1,
     })
   }
-  const value = toBigInt(ipaddr.parse(addressPart))
-  const hostBits = BigInt(BITS[version] - prefixLength)
-  const network = (value >> hostBits) << hostBits
+  const value = toBigInt(parseAddress(addressPart, version))
+  const network = networkOf(value, prefixLength, version)
   if (network !== value) {
     const suggestion = `${addressText(toAddress(network, version))}/${prefixLength}`
     throw invalidInput(`cidr ${cidr} has host bits set beyond its /${prefixLength} prefix; the block it names is written ${suggestion}`, {
@@ -105,7 +91,13 @@ function cidrSpace(cidr: string): Space {
       position: 0,
     })
   }
-  return { version, blocks: [block(network, prefixLength, version)], size: 1n << hostBits, label: `cidr ${cidr}`, publicOnly: false }
+  return {
+    version,
+    blocks: [block(network, prefixLength, version)],
+    size: 1n << BigInt(BITS[version] - prefixLength),
+    label: `cidr ${cidr}`,
+    publicOnly: false,
+  }
 }
 
 /** The address `offset` places past the start of the space, counting through its blocks in turn. */
