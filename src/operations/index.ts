@@ -8,6 +8,7 @@ import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
+import { id } from './id.ts'
 import { ipAddress } from './ip-address.ts'
 import { jsonEscape } from './json-escape.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
@@ -35,6 +36,7 @@ export const operations: readonly AnyOperation[] = [
   hexText,
   hmac,
   htmlEntity,
+  id,
   ipAddress,
   jsonEscape,
   loremIpsum,
