@@ -28,6 +28,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'mac-address': 'generators',
   'ip-address': 'generators',
   id: 'generators',
+  otp: 'generators',
   timestamp: 'converters',
   'binary-text': 'converters',
   'hex-text': 'converters',

@@ -14,6 +14,7 @@ import { jsonEscape } from './json-escape.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
+import { otp } from './otp.ts'
 import { password } from './password.ts'
 import { randomNumber } from './random-number.ts'
 import { randomString } from './random-string.ts'
@@ -42,6 +43,7 @@ export const operations: readonly AnyOperation[] = [
   loremIpsum,
   macAddress,
   morse,
+  otp,
   password,
   randomNumber,
   randomString,
