@@ -19,6 +19,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'sql-escape': 'encoders',
   hash: 'generators',
   password: 'generators',
+  'password-hash': 'generators',
   uuid: 'generators',
   'random-string': 'generators',
   'random-number': 'generators',

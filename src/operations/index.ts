@@ -16,6 +16,7 @@ import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
 import { otp } from './otp.ts'
 import { password } from './password.ts'
+import { passwordHash } from './password-hash.ts'
 import { randomNumber } from './random-number.ts'
 import { randomString } from './random-string.ts'
 import { rot13 } from './rot13.ts'
@@ -45,6 +46,7 @@ export const operations: readonly AnyOperation[] = [
   morse,
   otp,
   password,
+  passwordHash,
   randomNumber,
   randomString,
   rot13,
