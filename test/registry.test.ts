@@ -36,6 +36,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'base-convert': 'converters',
   'csv-json': 'converters',
   'yaml-json': 'converters',
+  cron: 'converters',
 }
 
 describe('the registry', () => {
