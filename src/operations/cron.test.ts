@@ -197,6 +197,47 @@ describe('cron: semantics', () => {
     )
   })
 
+  test('property: away from clock changes, the runs are what a minute-by-minute scan of the wall clock finds', async () => {
+    const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu']
+    const list = (min: number, max: number) => fc.uniqueArray(fc.integer({ min, max }), { minLength: 1, maxLength: 4 })
+    await fc.assert(
+      fc.asyncProperty(
+        list(0, 59),
+        list(0, 23),
+        fc.option(list(1, 31), { nil: undefined }),
+        fc.option(list(0, 6), { nil: undefined }),
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.UTC(2000, 0), max: Date.UTC(2060, 0) }),
+        async (minutes, hours, days, weekdays, timezone, from) => {
+          const expression = `${minutes.join(',')} ${hours.join(',')} ${days?.join(',') ?? '*'} * ${weekdays?.join(',') ?? '*'}`
+          const horizon = from + 40 * 86_400_000
+          if (offsetName(from, timezone) !== offsetName(horizon, timezone)) return
+          const expected: string[] = []
+          const format = new Intl.DateTimeFormat('en-US', {
+            timeZone: timezone,
+            hourCycle: 'h23',
+            weekday: 'short',
+            day: 'numeric',
+            hour: 'numeric',
+            minute: 'numeric',
+          })
+          for (let instant = Math.floor(from / 60_000) * 60_000 + 60_000; instant < horizon && expected.length < 3; instant += 60_000) {
+            const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]))
+            const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday)
+            const dayMatches =
+              days && weekdays
+                ? days.includes(Number(parts.day)) || weekdays.includes(weekday)
+                : (days ?? [Number(parts.day)]).includes(Number(parts.day)) && (weekdays ?? [weekday]).includes(weekday)
+            if (minutes.includes(Number(parts.minute)) && hours.includes(Number(parts.hour)) && dayMatches) expected.push(new Date(instant).toISOString())
+          }
+          const actual = (await next(expression, new Date(from).toISOString(), 3, timezone)).map((text) => new Date(text).toISOString())
+          assert.deepEqual(actual.slice(0, expected.length), expected, `${expression} in ${timezone} after ${new Date(from).toISOString()}`)
+        },
+      ),
+      { numRuns: 25 },
+    )
+  })
+
   test('the default from is now, and every second for 100 runs is cheap', async () => {
     const before = Date.now()
     const [first] = (await run({ input: '* * * * * *', count: 1 })).next
@@ -205,6 +246,12 @@ describe('cron: semantics', () => {
       void run({ input: '* * * * * *', count: 100, timezone: 'Europe/Berlin', from: '2026-03-29T00:59:00Z' })
     })
     assert.ok(time < 500, `${time} ms`)
+    assert.deepEqual(await next('* * * * * *', '2026-11-01T05:30:00Z', 2, 'America/New_York'), ['2026-11-01T01:30:01-04:00', '2026-11-01T01:30:02-04:00'])
+    assert.deepEqual(await next('* * * * * *', '2026-11-01T05:59:58Z', 3, 'America/New_York'), [
+      '2026-11-01T01:59:59-04:00',
+      '2026-11-01T01:00:00-05:00',
+      '2026-11-01T01:00:01-05:00',
+    ])
     assert.equal(
       (await next('* * * * * *', '2026-03-29T00:59:58Z', 3, 'Europe/Berlin')).join(' '),
       '2026-03-29T01:59:59+01:00 2026-03-29T03:00:00+02:00 2026-03-29T03:00:01+02:00',

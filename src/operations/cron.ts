@@ -311,17 +311,38 @@ function dayMatches({ dayOfMonth, dayOfWeek }: Record<FieldName, Field>, day: nu
   return dayOfMonth.star || dayOfWeek.star ? domMatch && dowMatch : domMatch || dowMatch
 }
 
-/** The runs of one local day, in order. */
-function runsOfDay(schedule: Schedule, zone: Zone, dayStart: number): Run[] {
+/**
+ * The runs of one local day after `after`, in order, stopping once the first `needed` are certain:
+ * near a clock change runs can come out of wall-time order, but never by more than the change. A wall
+ * time W runs no later than W minus the smallest offset, so wall times that cannot pass `after` are
+ * skipped without a look.
+ */
+function runsOfDay(schedule: Schedule, zone: Zone, dayStart: number, after: number, needed: number): Run[] {
   const { second, minute, hour } = schedule.fields
   const clock = clockAround(zone, dayStart)
+  const smallestOffset = 'offset' in clock ? clock.offset : Math.min(clock.before, clock.after)
+  const largestOffset = 'offset' in clock ? clock.offset : Math.max(clock.before, clock.after)
   const fixedTime = !minute.star && !hour.star
   const runs: Run[] = []
-  for (const h of hour.values)
-    for (const m of minute.values) for (const s of second.values) runs.push(...runsAt(dayStart + h * HOUR + m * MINUTE + s * SECOND, clock, fixedTime))
-  if ('offset' in clock) return runs
-  runs.sort((a, b) => a.instant - b.instant)
-  return runs.filter((run, index) => index === 0 || run.instant !== runs[index - 1].instant)
+  // Once `needed` runs are in hand, a wall time whose earliest instant is past all of them adds nothing.
+  let enoughBefore = Number.POSITIVE_INFINITY
+  const seen = new Set<number>()
+  collect: for (const h of hour.values) {
+    for (const m of minute.values) {
+      for (const s of second.values) {
+        const wall = dayStart + h * HOUR + m * MINUTE + s * SECOND
+        if (wall - smallestOffset <= after) continue
+        if (wall - largestOffset > enoughBefore) break collect
+        for (const run of runsAt(wall, clock, fixedTime)) {
+          // Skipped times of a fixed-time job all run at the end of the gap: once.
+          if (run.instant > after && !seen.has(run.instant)) runs.push(run)
+          seen.add(run.instant)
+        }
+        if (runs.length >= needed && enoughBefore === Number.POSITIVE_INFINITY) enoughBefore = Math.max(...runs.map((run) => run.instant))
+      }
+    }
+  }
+  return 'offset' in clock ? runs : runs.sort((a, b) => a.instant - b.instant)
 }
 
 /** The first `count` runs strictly after `from`, searching day by day in the zone (and stopping after year 9999). */
@@ -337,7 +358,7 @@ export function nextRuns(schedule: Schedule, zone: Zone, from: number, count: nu
     }
     const days = daysFromCivil(year, m, day)
     if (dayMatches(schedule.fields, day, ((days % 7) + 11) % 7)) {
-      for (const run of runsOfDay(schedule, zone, days * DAY)) {
+      for (const run of runsOfDay(schedule, zone, days * DAY, from, count - found.length)) {
         if (run.instant > from && (found.length === 0 || run.instant > found[found.length - 1].instant)) found.push(run)
         if (found.length === count) break
       }
