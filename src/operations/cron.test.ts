@@ -261,8 +261,13 @@ describe('cron: semantics', () => {
 
 describe('cron: refusals', () => {
   test('impossible schedules are a clear 422, at once', async () => {
-    for (const input of ['0 0 30 2 *', '0 0 31 4,6,9,11 *', '0 0 31 FEB *']) {
-      await refuses({ input }, { code: 'INVALID_INPUT', message: /never runs/ })
+    const cases: Record<string, string> = {
+      '0 0 30 2 *': 'This schedule never runs: February has no day 30',
+      '0 0 31 4,6,9,11 *': 'This schedule never runs: none of April, June, September and November has a day 31',
+      '0 0 30,31 FEB *': 'This schedule never runs: February has no day 30 or 31',
+    }
+    for (const [input, message] of Object.entries(cases)) {
+      await refuses({ input }, { code: 'INVALID_INPUT', message: new RegExp(`^${message}$`), details: { field: 'dayOfMonth' } })
     }
     // With a weekday too, either matching runs, so this is possible.
     assert.equal((await next('0 0 30 2 MON', '2026-01-01T00:00:00Z', 1))[0], '2026-02-02T00:00:00+00:00')

@@ -165,14 +165,16 @@ function assertPossible({ dayOfMonth, dayOfWeek, month }: Record<FieldName, Fiel
   if (dayOfMonth.star || !dayOfWeek.star) return
   const possible = month.values.some((m) => dayOfMonth.values[0] <= daysInMonth(2000, m))
   if (!possible) {
-    const days = dayOfMonth.values.join(', ')
-    const months = month.values.map((m) => MONTH_WORDS[m - 1]).join(', ')
-    throw invalidInput(`This schedule never runs: no month among ${months} has a day ${days}`, { field: 'dayOfMonth' })
+    const days = dayOfMonth.values.length === 1 ? `day ${dayOfMonth.values[0]}` : `day ${joinOr(dayOfMonth.values.map(String))}`
+    const months = month.values.map((m) => MONTH_WORDS[m - 1])
+    const subject = months.length === 1 ? `${months[0]} has no` : `none of ${joinAnd(months)} has a`
+    throw invalidInput(`This schedule never runs: ${subject} ${days}`, { field: 'dayOfMonth' })
   }
 }
 
 // ---- Describing ----
 
+const joinOr = (words: string[]) => `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`
 const joinAnd = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`)
 const plural = (count: number, word: string) => (count === 1 ? word : `${word}s`)
 const pad = (value: number) => String(value).padStart(2, '0')
