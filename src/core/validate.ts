@@ -84,23 +84,40 @@ function describeErrors(root: TSchema, errors: TLocalizedValidationError[], root
     }
     switch (error.keyword) {
       case 'additionalProperties': {
-        const allowed = Object.keys((resolvePointer(root, error.schemaPath).properties as JsonSchema) ?? {})
         for (const extra of error.params.additionalProperties) {
-          add(joinField(error.instancePath, extra, rootName), `is not a known field${allowed.length ? `; allowed fields: ${allowed.join(', ')}` : ''}`)
+          add(joinField(error.instancePath, extra, rootName), unknownFieldMessage(resolvePointer(root, error.schemaPath)))
         }
         break
       }
       case 'required':
         for (const missing of error.params.requiredProperties) add(joinField(error.instancePath, missing, rootName), 'is required')
         break
-      case 'boolean':
-        // `additionalProperties: false` reports each extra key twice; the keyword above names them.
+      case 'boolean': {
+        // `additionalProperties: false` reports each extra key twice, here and with the keyword above;
+        // with eight or more extra keys TypeBox reports them only here, so they are named from here too.
+        const suffix = '/additionalProperties'
+        if (!error.schemaPath.endsWith(suffix)) break
+        const slash = error.instancePath.lastIndexOf('/')
+        const extra = error.instancePath
+          .slice(slash + 1)
+          .replace(/~1/g, '/')
+          .replace(/~0/g, '~')
+        add(
+          joinField(error.instancePath.slice(0, slash), extra, rootName),
+          unknownFieldMessage(resolvePointer(root, error.schemaPath.slice(0, -suffix.length))),
+        )
         break
+      }
       default:
         add(field, keywordMessage(error, resolvePointer(root, error.schemaPath)))
     }
   }
   return [...problems].map(([field, message]) => ({ field, message }))
+}
+
+function unknownFieldMessage(objectSchema: JsonSchema): string {
+  const allowed = Object.keys((objectSchema.properties as JsonSchema) ?? {})
+  return `is not a known field${allowed.length ? `; allowed fields: ${allowed.join(', ')}` : ''}`
 }
 
 function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema): string {

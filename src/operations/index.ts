@@ -4,17 +4,21 @@ import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
 import { color } from './color.ts'
+import { cron } from './cron.ts'
 import { csvJson } from './csv-json.ts'
 import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
+import { id } from './id.ts'
 import { ipAddress } from './ip-address.ts'
 import { jsonEscape } from './json-escape.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
+import { otp } from './otp.ts'
 import { password } from './password.ts'
+import { passwordHash } from './password-hash.ts'
 import { qrCode } from './qr-code.ts'
 import { randomNumber } from './random-number.ts'
 import { randomString } from './random-string.ts'
@@ -34,17 +38,21 @@ export const operations: readonly AnyOperation[] = [
   base64,
   binaryText,
   color,
+  cron,
   csvJson,
   hash,
   hexText,
   hmac,
   htmlEntity,
+  id,
   ipAddress,
   jsonEscape,
   loremIpsum,
   macAddress,
   morse,
+  otp,
   password,
+  passwordHash,
   qrCode,
   randomNumber,
   randomString,

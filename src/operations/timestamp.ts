@@ -29,7 +29,7 @@ const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 
 // ---- The proleptic Gregorian calendar, for any year (Howard Hinnant's days_from_civil and civil_from_days) ----
 
-function daysFromCivil(year: number, month: number, day: number): number {
+export function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year
   const era = Math.floor(y / 400)
   const yearOfEra = y - era * 400
@@ -55,7 +55,7 @@ interface WallTime extends CalendarFields {
 }
 
 /** The calendar fields of a count of milliseconds since 1970-01-01T00:00 (of UTC, or of a wall clock). */
-function wallTime(ms: number): WallTime {
+export function wallTime(ms: number): WallTime {
   const days = Math.floor(ms / DAY)
   let rest = ms - days * DAY
   const z = days + 719468
@@ -84,11 +84,11 @@ function wallTime(ms: number): WallTime {
 }
 
 const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-const daysInMonth = (year: number, month: number) => (month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31)
+export const daysInMonth = (year: number, month: number) => (month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31)
 
 // ---- Time zones, through Intl ----
 
-interface Zone {
+export interface Zone {
   /** The name to echo: the caller's, with its letter case corrected where Intl knows it under that name. */
   name: string
   formatter: Intl.DateTimeFormat
@@ -98,7 +98,7 @@ const zones = new Map<string, Zone>()
 /** Intl accepts any letter case, so callers could fill the cache with variants: keep it bounded. */
 const MAX_CACHED_ZONES = 1000
 
-function zoneNamed(timezone: string): Zone {
+export function zoneNamed(timezone: string): Zone {
   let zone = zones.get(timezone)
   if (zone) return zone
   let formatter: Intl.DateTimeFormat
@@ -117,7 +117,7 @@ function zoneNamed(timezone: string): Zone {
 const LONG_OFFSET = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/
 
 /** The zone's UTC offset at an instant, in milliseconds (east positive; whole seconds, as in the tz database). */
-function offsetAt(zone: Zone, instant: number): number {
+export function offsetAt(zone: Zone, instant: number): number {
   const clamped = Math.min(MAX_INSTANT, Math.max(-MAX_INSTANT, instant))
   const name = zone.formatter.formatToParts(clamped).find((part) => part.type === 'timeZoneName')?.value ?? ''
   const match = LONG_OFFSET.exec(name)
@@ -147,7 +147,7 @@ const pad = (value: number, width = 2) => String(value).padStart(width, '0')
 /** Years as toISOString writes them: four digits within 0-9999, otherwise a sign and six digits. */
 const isoYear = (year: number) => (year >= 0 && year <= 9999 ? pad(year, 4) : `${year < 0 ? '-' : '+'}${pad(Math.abs(year), 6)}`)
 
-function formatOffset(offset: number, separator: ':' | ''): string {
+export function formatOffset(offset: number, separator: ':' | ''): string {
   const size = Math.abs(offset)
   const hours = Math.floor(size / HOUR)
   const minutes = Math.floor((size % HOUR) / MINUTE)

@@ -1,0 +1,357 @@
+import { scrypt as nodeScrypt, timingSafeEqual } from 'node:crypto'
+import { promisify } from 'node:util'
+import { argon2d, argon2i, argon2id, bcrypt } from 'hash-wasm'
+import { Type } from 'typebox'
+import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
+import { defineOperation, withDefault } from '../core/operation.ts'
+import { randomBytes } from '../core/random.ts'
+
+const scryptAsync = promisify(nodeScrypt) as (password: Buffer, salt: Buffer, length: number, options: object) => Promise<Buffer>
+
+const ALGORITHMS = ['argon2id', 'bcrypt', 'scrypt'] as const
+/** What `verify` reads: the three that `hash` writes, and Argon2's other two variants. */
+const VERIFIED_ALGORITHMS = ['argon2id', 'argon2i', 'argon2d', 'bcrypt', 'scrypt'] as const
+type VerifiedAlgorithm = (typeof VERIFIED_ALGORITHMS)[number]
+type Argon2Variant = 'argon2id' | 'argon2i' | 'argon2d'
+
+const SALT_BYTES = 16
+const HASH_BYTES = 32
+
+/**
+ * Cost bounds, the same for hashing and for the parameters a hash to verify claims. Measured on the
+ * 2-core reference machine: argon2id at 64 MiB and 10 passes takes about 1.5 s, bcrypt cost 14 about
+ * 1.7 s, scrypt at N·r·p = 2^21 about 2.4 s (at 2^17·8, the default, 1.2 s): all within the 5 s budget.
+ */
+export const LIMITS = {
+  argon2MemoryKiB: 65_536,
+  argon2Iterations: 10,
+  parallelism: 16,
+  bcryptCost: 14,
+  scryptLogN: 20,
+  scryptBlockSize: 32,
+  /** 128 · r · N bytes: scrypt's memory. */
+  scryptMemoryBytes: 256 * 1024 * 1024,
+  /** N · r · p: scrypt's work. */
+  scryptWork: 2 ** 21,
+  saltBytes: 64,
+  hashBytes: 128,
+} as const
+
+/** bcrypt's own base64 alphabet (OpenBSD's bcrypt.c): not RFC 4648's order, and no padding. */
+const BCRYPT_ALPHABET = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+const BCRYPT_VALUES = new Map([...BCRYPT_ALPHABET].map((symbol, value) => [symbol, value]))
+
+function bcryptBase64Encode(bytes: Uint8Array): string {
+  let text = ''
+  for (let i = 0; i < bytes.length; i += 3) {
+    const chunk = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0)
+    const symbols = Math.ceil((Math.min(3, bytes.length - i) * 8) / 6)
+    for (let k = 0; k < symbols; k++) text += BCRYPT_ALPHABET[(chunk >> (18 - 6 * k)) & 63]
+  }
+  return text
+}
+
+/** Decodes `length` bytes from bcrypt base64; bits beyond them in the last symbol are ignored, as OpenBSD does. */
+function bcryptBase64Decode(text: string, length: number): Uint8Array {
+  const bytes = new Uint8Array(length)
+  let bits = 0
+  let bitCount = 0
+  let index = 0
+  for (const symbol of text) {
+    bits = (bits << 6) | BCRYPT_VALUES.get(symbol)!
+    bitCount += 6
+    if (bitCount >= 8) {
+      bitCount -= 8
+      if (index < length) bytes[index++] = (bits >> bitCount) & 0xff
+    }
+  }
+  return bytes
+}
+
+/** The unpadded standard base64 that PHC strings use (B64 in the PHC string format). */
+const phcBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64').replace(/=+$/, '')
+
+// ---- Computing ----
+
+interface Argon2Parameters {
+  memoryKiB: number
+  iterations: number
+  parallelism: number
+}
+
+interface ScryptParameters {
+  logN: number
+  blockSize: number
+  parallelism: number
+}
+
+const ARGON2 = { argon2id, argon2i, argon2d }
+
+function argon2(variant: Argon2Variant, password: Uint8Array, salt: Uint8Array, { memoryKiB, iterations, parallelism }: Argon2Parameters, hashLength: number) {
+  return ARGON2[variant]({ password, salt, iterations, parallelism, memorySize: memoryKiB, hashLength, outputType: 'binary' })
+}
+
+/** scrypt (RFC 7914) through node:crypto, with room for the memory it needs (its default cap is 32 MiB). */
+export function scryptKey(password: Uint8Array, salt: Uint8Array, { logN, blockSize, parallelism }: ScryptParameters, length: number): Promise<Buffer> {
+  const N = 2 ** logN
+  return scryptAsync(Buffer.from(password), Buffer.from(salt), length, { N, r: blockSize, p: parallelism, maxmem: 2 * 128 * N * blockSize + 1024 * 1024 })
+}
+
+/** bcrypt's 23 hash bytes (its 24-byte output less the last, as every bcrypt string writes it). */
+async function bcryptKey(password: Uint8Array, salt: Uint8Array, cost: number): Promise<Uint8Array> {
+  return (await bcrypt({ password, salt, costFactor: cost, outputType: 'binary' })).subarray(0, 23)
+}
+
+// ---- Bounds ----
+
+const tooCostly = (parameter: string, value: number, limit: number, source: string) =>
+  limitExceeded(`${source} asks for ${parameter} ${value}, more than the ${limit} this service allows; it was not run`, { parameter, limit })
+
+function assertArgon2Within({ memoryKiB, iterations, parallelism }: Argon2Parameters, source: string): void {
+  if (memoryKiB > LIMITS.argon2MemoryKiB) throw tooCostly('memoryKiB', memoryKiB, LIMITS.argon2MemoryKiB, source)
+  if (iterations > LIMITS.argon2Iterations) throw tooCostly('iterations', iterations, LIMITS.argon2Iterations, source)
+  if (parallelism > LIMITS.parallelism) throw tooCostly('parallelism', parallelism, LIMITS.parallelism, source)
+}
+
+function assertScryptWithin({ logN, blockSize, parallelism }: ScryptParameters, source: string): void {
+  if (logN > LIMITS.scryptLogN) throw tooCostly('logN', logN, LIMITS.scryptLogN, source)
+  if (blockSize > LIMITS.scryptBlockSize) throw tooCostly('blockSize', blockSize, LIMITS.scryptBlockSize, source)
+  if (parallelism > LIMITS.parallelism) throw tooCostly('parallelism', parallelism, LIMITS.parallelism, source)
+  const memory = 128 * blockSize * 2 ** logN
+  if (memory > LIMITS.scryptMemoryBytes) {
+    throw limitExceeded(`${source} needs ${memory / 2 ** 20} MiB of memory (128 · blockSize · 2^logN), more than the 256 MiB allowed; it was not run`, {
+      parameter: 'memory',
+      limit: LIMITS.scryptMemoryBytes,
+    })
+  }
+  const work = 2 ** logN * blockSize * parallelism
+  if (work > LIMITS.scryptWork) {
+    throw limitExceeded(`${source} asks for 2^logN · blockSize · parallelism = ${work}, more than the 2^21 allowed; it was not run`, {
+      parameter: 'work',
+      limit: LIMITS.scryptWork,
+    })
+  }
+}
+
+// ---- Reading hashes to verify ----
+
+/** A hash to verify, read: what to compute and the bytes it must give. */
+interface ParsedHash {
+  algorithm: VerifiedAlgorithm
+  parameters: Record<string, number>
+  compute(password: Uint8Array): Promise<Uint8Array>
+  expected: Uint8Array
+}
+
+/** A malformed hash: the message names the part, never the hash's characters. */
+const malformed = (what: string) => invalidInput(`hash is not a valid password hash: ${what}`, { field: 'hash' })
+
+const DECIMAL = '(0|[1-9][0-9]{0,9})'
+const B64 = '([A-Za-z0-9+/]*)'
+const ARGON2_PATTERN = new RegExp(`^\\$(argon2id|argon2i|argon2d)(?:\\$v=${DECIMAL})?\\$m=${DECIMAL},t=${DECIMAL},p=${DECIMAL}\\$${B64}\\$${B64}$`)
+const SCRYPT_PATTERN = new RegExp(`^\\$scrypt\\$ln=${DECIMAL},r=${DECIMAL},p=${DECIMAL}\\$${B64}\\$${B64}$`)
+const BCRYPT_PATTERN = /^\$2([aby])\$(\d\d)\$([./A-Za-z0-9]{22})([./A-Za-z0-9]{31})$/
+
+/** Decodes PHC B64, refusing a non-canonical form (a length of 4k + 1, or unused bits set). */
+function phcBytes(text: string, part: 'salt' | 'hash', min: number, max: number): Uint8Array {
+  const bytes = Buffer.from(text, 'base64')
+  if (text.length % 4 === 1 || phcBase64(bytes) !== text) throw malformed(`its ${part} is not canonical unpadded base64`)
+  if (bytes.length < min || bytes.length > max) throw malformed(`its ${part} has ${bytes.length} bytes; ${min} to ${max} are accepted`)
+  return bytes
+}
+
+function positive(value: string, name: string): number {
+  const number = Number(value)
+  if (number < 1) throw malformed(`its ${name} must be at least 1`)
+  return number
+}
+
+function parseArgon2(match: RegExpExecArray): ParsedHash {
+  const [, variant, version, m, t, p, saltText, hashText] = match
+  if (version !== '19')
+    throw malformed(
+      `only Argon2 version 19 (0x13, the current one) is supported${version === undefined ? '; the hash names none, which means version 16' : ''}`,
+    )
+  const parameters = { memoryKiB: positive(m, 'memory (m)'), iterations: positive(t, 'iterations (t)'), parallelism: positive(p, 'parallelism (p)') }
+  if (parameters.memoryKiB < 8 * parameters.parallelism) throw malformed('Argon2 needs m to be at least 8 · p')
+  assertArgon2Within(parameters, 'The hash')
+  const salt = phcBytes(saltText, 'salt', 8, LIMITS.saltBytes)
+  const expected = phcBytes(hashText, 'hash', 4, LIMITS.hashBytes)
+  return {
+    algorithm: variant as Argon2Variant,
+    parameters,
+    expected,
+    compute: (password) => argon2(variant as Argon2Variant, password, salt, parameters, expected.length),
+  }
+}
+
+function parseScrypt(match: RegExpExecArray): ParsedHash {
+  const [, ln, r, p, saltText, hashText] = match
+  const parameters = { logN: positive(ln, 'cost (ln)'), blockSize: positive(r, 'block size (r)'), parallelism: positive(p, 'parallelism (p)') }
+  assertScryptWithin(parameters, 'The hash')
+  const salt = phcBytes(saltText, 'salt', 0, LIMITS.saltBytes)
+  const expected = phcBytes(hashText, 'hash', 1, LIMITS.hashBytes)
+  return { algorithm: 'scrypt', parameters, expected, compute: (password) => scryptKey(password, salt, parameters, expected.length) }
+}
+
+function parseBcrypt(match: RegExpExecArray): ParsedHash {
+  const [, , costText, saltText, hashText] = match
+  const cost = Number(costText)
+  if (cost < 4 || cost > 31) throw malformed('a bcrypt cost is 04 to 31')
+  if (cost > LIMITS.bcryptCost) throw tooCostly('cost', cost, LIMITS.bcryptCost, 'The hash')
+  const salt = bcryptBase64Decode(saltText, 16)
+  return { algorithm: 'bcrypt', parameters: { cost }, expected: bcryptBase64Decode(hashText, 23), compute: (password) => bcryptKey(password, salt, cost) }
+}
+
+function parseHash(hash: string): ParsedHash {
+  const argon2Match = ARGON2_PATTERN.exec(hash)
+  if (argon2Match) return parseArgon2(argon2Match)
+  const scryptMatch = SCRYPT_PATTERN.exec(hash)
+  if (scryptMatch) return parseScrypt(scryptMatch)
+  const bcryptMatch = BCRYPT_PATTERN.exec(hash)
+  if (bcryptMatch) return parseBcrypt(bcryptMatch)
+  if (/^\$2x\$/.test(hash)) throw malformed('$2x$ marks hashes made by a crypt_blowfish bug, which are not supported')
+  throw malformed(
+    'expected $argon2id$v=19$m=…,t=…,p=…$salt$hash (or argon2i, argon2d), $scrypt$ln=…,r=…,p=…$salt$hash, or bcrypt’s $2b$ (also $2a$, $2y$) with a two-digit cost and 53 characters',
+  )
+}
+
+/**
+ * The password's UTF-8 bytes. bcrypt reads at most 72 and stops at a NUL in C implementations, so a
+ * longer password or one with U+0000 is refused rather than truncated. Nothing of the password is told.
+ */
+function passwordBytes(input: string, algorithm: VerifiedAlgorithm): Buffer {
+  const bytes = Buffer.from(input, 'utf8')
+  if (algorithm === 'bcrypt') {
+    if (bytes.length > 72) {
+      throw invalidInput(
+        `input is ${bytes.length} bytes in UTF-8; bcrypt reads only the first 72, so a longer password is refused rather than truncated; use argon2id or scrypt`,
+        {
+          field: 'input',
+          bytes: bytes.length,
+          limit: 72,
+        },
+      )
+    }
+    if (bytes.includes(0))
+      throw invalidInput('input contains U+0000, where bcrypt implementations in C stop reading; use argon2id or scrypt', { field: 'input' })
+  }
+  return bytes
+}
+
+const writeArgon2 = (parameters: Argon2Parameters, salt: Uint8Array, hash: Uint8Array) =>
+  `$argon2id$v=19$m=${parameters.memoryKiB},t=${parameters.iterations},p=${parameters.parallelism}$${phcBase64(salt)}$${phcBase64(hash)}`
+const writeScrypt = (parameters: ScryptParameters, salt: Uint8Array, hash: Uint8Array) =>
+  `$scrypt$ln=${parameters.logN},r=${parameters.blockSize},p=${parameters.parallelism}$${phcBase64(salt)}$${phcBase64(hash)}`
+const writeBcrypt = (cost: number, salt: Uint8Array, hash: Uint8Array) =>
+  `$2b$${String(cost).padStart(2, '0')}$${bcryptBase64Encode(salt)}${bcryptBase64Encode(hash)}`
+
+export const passwordHash = defineOperation({
+  name: 'password-hash',
+  category: 'generators',
+  summary: 'Hash a password with Argon2id, bcrypt or scrypt, or verify a password against such a hash',
+  description:
+    "`hash` (the default) hashes the password in `input` with a random 16-byte salt from the operating system's CSPRNG: with `argon2id` (the default; RFC 9106, version 19, OWASP's minimum cost by default: 19 MiB, 2 passes, 1 lane), " +
+    '`bcrypt` (cost 10 by default) or `scrypt` (RFC 7914; N = 2^17, r = 8, p = 1 by default), and writes the PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`, `$scrypt$ln=…,r=…,p=…$salt$hash`, 32-byte hashes) or bcrypt’s `$2b$` string. ' +
+    '`verify` reads any of those (and Argon2i/Argon2d, and bcrypt’s `$2a$`/`$2y$`), recomputes with the parameters the hash names and compares in constant time: `matches`. ' +
+    'bcrypt reads only the first 72 bytes of a password: longer ones are refused (422), never truncated silently. Costs are bounded, for the hash to verify too: one that names a higher cost (m=4 GiB, say) is refused (422 LIMIT_EXCEEDED) without running. ' +
+    'The work always runs on a worker thread within the time budget. The password and the hash are never echoed, never logged, and a malformed hash is refused without being quoted.',
+  input: Type.Object(
+    {
+      action: withDefault(Type.Enum(['hash', 'verify'], { description: 'Hash `input`, or verify `input` against `hash`.' }), 'hash'),
+      input: Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        writeOnly: true,
+        description: 'The password, 1 to 4096 characters, hashed as UTF-8 (for bcrypt at most 72 bytes and no U+0000). Never echoed back, never logged.',
+      }),
+      hash: Type.Optional(
+        Type.String({
+          maxLength: 512,
+          writeOnly: true,
+          description:
+            'verify only (required there): the stored hash, a PHC string ($argon2id$…, $argon2i$…, $argon2d$…, $scrypt$…) or a bcrypt string ($2b$, $2a$, $2y$). Never echoed back, never logged.',
+        }),
+      ),
+      algorithm: withDefault(
+        Type.Enum(ALGORITHMS, { description: 'hash: `argon2id` (recommended), `bcrypt` or `scrypt`. verify reads the algorithm from `hash`.' }),
+        'argon2id',
+      ),
+      memoryKiB: withDefault(
+        Type.Integer({ minimum: 8, maximum: LIMITS.argon2MemoryKiB, description: 'argon2id: memory in KiB (m), 8 · parallelism to 65,536 (64 MiB).' }),
+        19_456,
+      ),
+      iterations: withDefault(Type.Integer({ minimum: 1, maximum: LIMITS.argon2Iterations, description: 'argon2id: passes over the memory (t), 1 to 10.' }), 2),
+      parallelism: withDefault(
+        Type.Integer({
+          minimum: 1,
+          maximum: LIMITS.parallelism,
+          description: 'argon2id: lanes (p); scrypt: parallelism (p). 1 to 16. The work runs on one thread either way.',
+        }),
+        1,
+      ),
+      cost: withDefault(Type.Integer({ minimum: 4, maximum: LIMITS.bcryptCost, description: 'bcrypt: the cost, log2 of the rounds, 4 to 14.' }), 10),
+      logN: withDefault(
+        Type.Integer({
+          minimum: 1,
+          maximum: LIMITS.scryptLogN,
+          description:
+            'scrypt: log2 of the cost N, 1 to 20; memory 128 · blockSize · 2^logN must stay within 256 MiB and 2^logN · blockSize · parallelism within 2^21.',
+        }),
+        17,
+      ),
+      blockSize: withDefault(Type.Integer({ minimum: 1, maximum: LIMITS.scryptBlockSize, description: 'scrypt: the block size r, 1 to 32.' }), 8),
+    },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({
+    result: Type.Union([Type.String(), Type.Boolean()], { description: 'hash: the PHC (or bcrypt) string. verify: whether the password matches.' }),
+    action: Type.Enum(['hash', 'verify'], { description: 'The action performed.' }),
+    algorithm: Type.Enum(VERIFIED_ALGORITHMS, { description: 'The algorithm used, or the one `hash` names.' }),
+    parameters: Type.Record(Type.String(), Type.Integer(), {
+      description:
+        'The costs used or read from the hash: memoryKiB, iterations and parallelism (Argon2), cost (bcrypt), or logN, blockSize and parallelism (scrypt).',
+    }),
+    matches: Type.Optional(Type.Boolean({ description: 'verify: whether the password matches the hash, compared in constant time.' })),
+  }),
+  examples: [
+    { summary: 'Hash with Argon2id at OWASP’s minimum cost', input: { input: 'correct horse battery staple' } },
+    { summary: 'Hash with bcrypt, cost 12', input: { input: 'correct horse battery staple', algorithm: 'bcrypt', cost: 12 } },
+    {
+      summary: 'Verify a password against a bcrypt hash (a jBCrypt test vector)',
+      input: { action: 'verify', input: 'abc', hash: '$2a$06$If6bvum7DFjUnE9p2uDeDu0YHzrHM6tf.iqN8.yx.jNN1ILEf7h0i' },
+      output: { result: true, action: 'verify', algorithm: 'bcrypt', parameters: { cost: 6 }, matches: true },
+    },
+    {
+      summary: 'Verify against an Argon2id hash (the reference implementation’s test vector)',
+      input: { action: 'verify', input: 'password', hash: '$argon2id$v=19$m=256,t=2,p=1$c29tZXNhbHQ$nf65EOgLrQMR/uIPnA4rEsF5h7TKyQwu9U1bMCHGi/4' },
+      output: { result: true, action: 'verify', algorithm: 'argon2id', parameters: { memoryKiB: 256, iterations: 2, parallelism: 1 }, matches: true },
+    },
+  ],
+  offload: () => true,
+  async run({ action, input, hash, algorithm, memoryKiB, iterations, parallelism, cost, logN, blockSize }) {
+    if (action === 'verify') {
+      if (hash === undefined) throw validationError('hash', 'is required for verify: the stored hash to check the password against')
+      const parsed = parseHash(hash)
+      const actual = await parsed.compute(passwordBytes(input, parsed.algorithm))
+      const matches = actual.length === parsed.expected.length && timingSafeEqual(actual, parsed.expected)
+      return { result: matches, action, algorithm: parsed.algorithm, parameters: parsed.parameters, matches }
+    }
+    const password = passwordBytes(input, algorithm)
+    const salt = randomBytes(SALT_BYTES)
+    switch (algorithm) {
+      case 'argon2id': {
+        const parameters = { memoryKiB, iterations, parallelism }
+        if (memoryKiB < 8 * parallelism) throw validationError('memoryKiB', `must be at least 8 · parallelism (${8 * parallelism}) for Argon2`)
+        return { result: writeArgon2(parameters, salt, await argon2('argon2id', password, salt, parameters, HASH_BYTES)), action, algorithm, parameters }
+      }
+      case 'scrypt': {
+        const parameters = { logN, blockSize, parallelism }
+        assertScryptWithin(parameters, 'This request')
+        return { result: writeScrypt(parameters, salt, await scryptKey(password, salt, parameters, HASH_BYTES)), action, algorithm, parameters }
+      }
+      case 'bcrypt':
+        return { result: writeBcrypt(cost, salt, await bcryptKey(password, salt, cost)), action, algorithm, parameters: { cost } }
+    }
+  },
+})
