@@ -9,6 +9,7 @@ import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
 import { ipAddress } from './ip-address.ts'
+import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
@@ -36,6 +37,7 @@ export const operations: readonly AnyOperation[] = [
   hmac,
   htmlEntity,
   ipAddress,
+  json,
   jsonEscape,
   loremIpsum,
   macAddress,
