@@ -83,24 +83,35 @@ function describeErrors(root: TSchema, errors: TLocalizedValidationError[], root
       continue
     }
     switch (error.keyword) {
-      case 'additionalProperties': {
-        const allowed = Object.keys((resolvePointer(root, error.schemaPath).properties as JsonSchema) ?? {})
-        for (const extra of error.params.additionalProperties) {
-          add(joinField(error.instancePath, extra, rootName), `is not a known field${allowed.length ? `; allowed fields: ${allowed.join(', ')}` : ''}`)
-        }
+      case 'additionalProperties':
+        for (const extra of error.params.additionalProperties) add(joinField(error.instancePath, extra, rootName), unknownFieldMessage(root, error.schemaPath))
         break
-      }
       case 'required':
         for (const missing of error.params.requiredProperties) add(joinField(error.instancePath, missing, rootName), 'is required')
         break
-      case 'boolean':
-        // `additionalProperties: false` reports each extra key twice; the keyword above names them.
+      case 'boolean': {
+        // `additionalProperties: false` reports each extra key twice, first as this keyword. TypeBox
+        // stops at eight errors, so with eight unknown fields only these arrive: they must name them too.
+        const parentSchema = error.schemaPath.replace(/\/additionalProperties$/, '')
+        if (parentSchema === error.schemaPath) break
+        const cut = error.instancePath.lastIndexOf('/')
+        const extra = error.instancePath
+          .slice(cut + 1)
+          .replace(/~1/g, '/')
+          .replace(/~0/g, '~')
+        add(joinField(error.instancePath.slice(0, cut), extra, rootName), unknownFieldMessage(root, parentSchema))
         break
+      }
       default:
         add(field, keywordMessage(error, resolvePointer(root, error.schemaPath)))
     }
   }
   return [...problems].map(([field, message]) => ({ field, message }))
+}
+
+function unknownFieldMessage(root: TSchema, objectSchemaPath: string): string {
+  const allowed = Object.keys((resolvePointer(root, objectSchemaPath).properties as JsonSchema) ?? {})
+  return `is not a known field${allowed.length ? `; allowed fields: ${allowed.join(', ')}` : ''}`
 }
 
 function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema): string {
