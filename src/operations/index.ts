@@ -11,6 +11,7 @@ import { htmlEntity } from './html-entity.ts'
 import { ipAddress } from './ip-address.ts'
 import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
+import { jwt } from './jwt.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
@@ -39,6 +40,7 @@ export const operations: readonly AnyOperation[] = [
   ipAddress,
   json,
   jsonEscape,
+  jwt,
   loremIpsum,
   macAddress,
   morse,
