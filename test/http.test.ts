@@ -181,7 +181,7 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     assert.equal(health.statusCode, 200)
     assert.equal(health.json().data.status, 'ok')
     const catalogue = await app.inject({ method: 'GET', url: '/api/v1' })
-    assert.equal(catalogue.json().data.operations.length, 27)
+    assert.equal(catalogue.json().data.operations.length, 28)
     const docs = await app.inject({ method: 'GET', url: '/docs' })
     assert.equal(docs.statusCode, 200)
     assert.doesNotMatch(docs.body, /https?:\/\/(?!localhost)[^"']*\.(js|css)/, 'no asset comes from a CDN')

@@ -25,6 +25,7 @@ import { timestamp } from './timestamp.ts'
 import { tomlJson } from './toml-json.ts'
 import { url } from './url.ts'
 import { uuid } from './uuid.ts'
+import { xmlJson } from './xml-json.ts'
 import { yamlJson } from './yaml-json.ts'
 
 /** THE registry: one entry per operation, alphabetical. Every surface is a loop over this list. */
@@ -55,6 +56,7 @@ export const operations: readonly AnyOperation[] = [
   tomlJson,
   url,
   uuid,
+  xmlJson,
   yamlJson,
 ]
 
