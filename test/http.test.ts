@@ -117,6 +117,17 @@ describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
     assert.match(body.error!.message, /action must be one of: encode, decode/)
   })
 
+  test('eight unknown fields and nothing else wrong: each is named (TypeBox stops at eight errors)', async () => {
+    const extras = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h/i']
+    const { status, body } = await post(app, 'uuid', Object.fromEntries(extras.map((field) => [field, 1])))
+    assert.equal(status, 400)
+    assert.deepEqual(
+      (body.error!.details as Array<{ field: string }>).map((detail) => detail.field),
+      extras,
+    )
+    assert.match(body.error!.message, /^a is not a known field; allowed fields: version/)
+  })
+
   test('a missing required field and a body that is not an object are VALIDATION_ERRORs', async () => {
     const missing = await post(app, 'base64', {})
     assertError(missing.body, 'VALIDATION_ERROR', /input is required/)

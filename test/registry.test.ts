@@ -8,7 +8,7 @@ import { servedOperations } from '../src/core/workflows.ts'
 import { operations } from '../src/operations/index.ts'
 import { buildTestApp } from './helpers.ts'
 
-const SEED_CATALOGUE: Record<string, string> = {
+const CATALOGUE: Record<string, string> = {
   base64: 'encoders',
   base32: 'encoders',
   url: 'encoders',
@@ -40,17 +40,21 @@ const SEED_CATALOGUE: Record<string, string> = {
   color: 'converters',
   'qr-code': 'generators',
   cron: 'converters',
+  jwt: 'encoders',
+  json: 'converters',
+  'toml-json': 'converters',
+  'xml-json': 'converters',
 }
 
 describe('the registry', () => {
-  test('is alphabetical, with unique kebab-case names in the seed catalogue and its categories', () => {
+  test('is alphabetical, with unique kebab-case names in the catalogue and its categories', () => {
     const names = operations.map((operation) => operation.name)
     assert.deepEqual(names, [...names].sort())
     assert.equal(new Set(names).size, names.length)
     for (const operation of operations) {
       assert.match(operation.name, /^[a-z0-9]+(-[a-z0-9]+)*$/)
       assert.ok((CATEGORIES as readonly string[]).includes(operation.category))
-      assert.equal(operation.category, SEED_CATALOGUE[operation.name], `${operation.name} is in the seed's catalogue under ${SEED_CATALOGUE[operation.name]}`)
+      assert.equal(operation.category, CATALOGUE[operation.name], `${operation.name} is in the catalogue under ${CATALOGUE[operation.name]}`)
     }
   })
 

@@ -12,7 +12,9 @@ import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
 import { id } from './id.ts'
 import { ipAddress } from './ip-address.ts'
+import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
+import { jwt } from './jwt.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
@@ -27,8 +29,10 @@ import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
 import { subnet } from './subnet.ts'
 import { timestamp } from './timestamp.ts'
+import { tomlJson } from './toml-json.ts'
 import { url } from './url.ts'
 import { uuid } from './uuid.ts'
+import { xmlJson } from './xml-json.ts'
 import { yamlJson } from './yaml-json.ts'
 
 /** THE registry: one entry per operation, alphabetical. Every surface is a loop over this list. */
@@ -46,7 +50,9 @@ export const operations: readonly AnyOperation[] = [
   htmlEntity,
   id,
   ipAddress,
+  json,
   jsonEscape,
+  jwt,
   loremIpsum,
   macAddress,
   morse,
@@ -61,8 +67,10 @@ export const operations: readonly AnyOperation[] = [
   sqlEscape,
   subnet,
   timestamp,
+  tomlJson,
   url,
   uuid,
+  xmlJson,
   yamlJson,
 ]
 
