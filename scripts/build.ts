@@ -23,7 +23,7 @@ rmSync(outdir, { recursive: true, force: true })
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { server: 'src/server.ts', cli: 'src/cli/main.ts', worker: 'src/core/worker.ts' },
+  entryPoints: { server: 'src/server.ts', cli: 'src/cli/main.ts', worker: 'src/worker.ts' },
   outdir,
   bundle: true,
   splitting: true,

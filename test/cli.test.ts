@@ -8,7 +8,7 @@ import { exampleArgs, operationHelp, shellQuote } from '../src/cli/help.ts'
 import { catalogue } from '../src/core/catalogue.ts'
 import { execute } from '../src/core/execute.ts'
 import { closeWorkerPool } from '../src/core/pool.ts'
-import { servedOperations } from '../src/core/workflows.ts'
+import { servedOperations } from '../src/served.ts'
 import { buildTestApp, post } from './helpers.ts'
 import { freePort, ROOT, spawnUntil } from './processes.ts'
 
@@ -126,7 +126,7 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
       assert.equal(lines[i].indexOf(served.summary), summaryColumn)
     }
     const json = await devutils(['list', '--json'])
-    assert.deepEqual(JSON.parse(json.stdout), { operations: catalogue() })
+    assert.deepEqual(JSON.parse(json.stdout), { operations: catalogue(servedOperations) })
   })
 
   test('<operation> --help names every field with its default, and help <operation> says the same', async () => {

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { ERROR_STATUS } from '../src/core/errors.ts'
 import type { AnyOperation } from '../src/core/operation.ts'
-import { servedOperations } from '../src/core/workflows.ts'
+import { servedOperations } from '../src/served.ts'
 import { buildTestApp, type Envelope } from './helpers.ts'
 
 type JsonSchema = Record<string, unknown>

@@ -8,7 +8,8 @@ import { type CallToolResult, Client, InMemoryTransport, StreamableHTTPClientTra
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
-import { annotationsFor, createMcpServer, mcpTools } from '../src/mcp/server.ts'
+import { annotationsFor, createMcpServer } from '../src/mcp/server.ts'
+import { mcpTools } from '../src/mcp/tools.ts'
 import { operations } from '../src/operations/index.ts'
 import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
 import { buildTestApp, post } from './helpers.ts'
@@ -226,6 +227,60 @@ describe('the /mcp route among the HTTP service', () => {
     } finally {
       await limited.close()
     }
+  })
+})
+
+describe('a subset of the tools, for clients that load only so many', () => {
+  const listed = async (transport: Transport) => {
+    const client = new Client({ name: 'subset-test', version: '1' })
+    await client.connect(transport)
+    try {
+      return (await client.listTools()).tools.map((tool) => tool.name)
+    } finally {
+      await client.close()
+    }
+  }
+  const generators = operations.filter((operation) => operation.category === 'generators').map((operation) => operation.name)
+
+  test('/mcp?categories=…&tools=… serves those of the categories and those named, in the registry order', async () => {
+    const url = new URL(`${mcpUrl.href}?categories=generators&tools=base64,pipeline`)
+    const names = await listed(new StreamableHTTPClientTransport(url))
+    assert.deepEqual(
+      names,
+      mcpTools.map((tool) => tool.name).filter((name) => generators.includes(name) || name === 'base64' || name === 'pipeline'),
+    )
+    assert.ok(names.length < mcpTools.length)
+  })
+
+  test('an unknown tool, category or parameter in the URL is a 400 that names it', async () => {
+    for (const [query, field] of [
+      ['tools=base64,nope', 'tools'],
+      ['categories=encoders,toys', 'categories'],
+      ['tool=base64', 'tool'],
+    ]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/mcp?${query}`,
+        headers: { 'content-type': 'application/json' },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      })
+      assert.equal(response.statusCode, 400, query)
+      assert.equal(response.json().error.code, 'VALIDATION_ERROR')
+      assert.equal(response.json().error.details[0].field, field)
+    }
+  })
+
+  test('devutils mcp --categories … --tools … serves the same subset over stdio', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...MCP_COMMAND, '--categories', 'generators', '--tools', 'base64'],
+      cwd: ROOT,
+      stderr: 'pipe',
+    })
+    assert.deepEqual(
+      await listed(transport),
+      mcpTools.map((tool) => tool.name).filter((name) => generators.includes(name) || name === 'base64'),
+    )
   })
 })
 

@@ -4,11 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import { execute } from '../src/core/execute.ts'
 import { CATEGORIES } from '../src/core/operation.ts'
 import { validate } from '../src/core/validate.ts'
-import { servedOperations } from '../src/core/workflows.ts'
 import { operations } from '../src/operations/index.ts'
+import { servedOperations } from '../src/served.ts'
 import { buildTestApp } from './helpers.ts'
 
-const CATALOGUE: Record<string, string> = {
+/** The first release's catalogue: its 24 operations, each under its category. Later operations need no line here. */
+const FIRST_CATALOGUE: Record<string, string> = {
   base64: 'encoders',
   base32: 'encoders',
   url: 'encoders',
@@ -19,7 +20,6 @@ const CATALOGUE: Record<string, string> = {
   'sql-escape': 'encoders',
   hash: 'generators',
   password: 'generators',
-  'password-hash': 'generators',
   uuid: 'generators',
   'random-string': 'generators',
   'random-number': 'generators',
@@ -28,33 +28,28 @@ const CATALOGUE: Record<string, string> = {
   'lorem-ipsum': 'generators',
   'mac-address': 'generators',
   'ip-address': 'generators',
-  id: 'generators',
-  otp: 'generators',
   timestamp: 'converters',
   'binary-text': 'converters',
   'hex-text': 'converters',
   'base-convert': 'converters',
   'csv-json': 'converters',
   'yaml-json': 'converters',
-  subnet: 'converters',
-  color: 'converters',
-  'qr-code': 'generators',
-  cron: 'converters',
-  jwt: 'encoders',
-  json: 'converters',
-  'toml-json': 'converters',
-  'xml-json': 'converters',
 }
 
 describe('the registry', () => {
-  test('is alphabetical, with unique kebab-case names in the catalogue and its categories', () => {
+  test('is alphabetical, with unique kebab-case names, each in one of the three categories', () => {
     const names = operations.map((operation) => operation.name)
     assert.deepEqual(names, [...names].sort())
     assert.equal(new Set(names).size, names.length)
     for (const operation of operations) {
       assert.match(operation.name, /^[a-z0-9]+(-[a-z0-9]+)*$/)
-      assert.ok((CATEGORIES as readonly string[]).includes(operation.category))
-      assert.equal(operation.category, CATALOGUE[operation.name], `${operation.name} is in the catalogue under ${CATALOGUE[operation.name]}`)
+      assert.ok((CATEGORIES as readonly string[]).includes(operation.category), `${operation.name}: ${operation.category}`)
+    }
+  })
+
+  test("still holds the first release's 24 operations, each under its category", () => {
+    for (const [name, category] of Object.entries(FIRST_CATALOGUE)) {
+      assert.equal(operations.find((operation) => operation.name === name)?.category, category, name)
     }
   })
 

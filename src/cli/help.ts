@@ -30,7 +30,8 @@ Running an operation:
 Exit status:
   0  success
   1  the input was refused or the operation failed: "devutils: CODE: message" on standard error,
-     with the same code and message as over HTTP (and hash or hmac results that do not match --expected)
+     with the same code and message as over HTTP; also a check that fails (a digest that does not match
+     --expected, a password, code or token that does not verify)
   2  bad usage: an unknown command or flag, or a flag value that cannot be read as its type
      (--length abc); a value that can be read but is out of bounds (--length 5000) is status 1
 `

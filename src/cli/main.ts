@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import { randomUUID } from 'node:crypto'
+import { parseArgs } from 'node:util'
 import { firstInvalidUtf8Offset } from '../core/bytes.ts'
 import { catalogue } from '../core/catalogue.ts'
 import { CONFIG_VARIABLES, flagOf, loadConfig } from '../core/config.ts'
@@ -8,8 +9,8 @@ import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { VERSION } from '../core/version.ts'
-import { servedOperations } from '../core/workflows.ts'
 import { failure } from '../http/envelope.ts'
+import { servedOperations } from '../served.ts'
 import { parseOperationArgs, readFlagValue, UsageError } from './flags.ts'
 import { listText, operationHelp, USAGE } from './help.ts'
 import { formatResult } from './output.ts'
@@ -30,9 +31,11 @@ const LIST_USAGE = `Usage: devutils list [--json]
   Lists the operations: name, category and summary. --json prints the catalogue GET /api/v1 answers.
 `
 
-const MCP_USAGE = `Usage: devutils mcp
+const MCP_USAGE = `Usage: devutils mcp [--tools name,name…] [--categories category,category…]
   Serves every operation, and the pipeline, as Model Context Protocol tools over standard input and
-  output (JSON-RPC, one message per line), for MCP clients that start a local process.
+  output (JSON-RPC, one message per line), for MCP clients that start a local process. For a client
+  that loads only so many tools, --tools and --categories (encoders, generators, converters,
+  workflows) serve only those named, and those of the categories named.
 `
 
 const COMMAND_USAGE: Record<string, string> = { list: LIST_USAGE, serve: SERVE_USAGE, mcp: MCP_USAGE }
@@ -121,7 +124,7 @@ async function list(args: readonly string[]): Promise<void> {
   const json = args[0] === '--json'
   if (showedHelp('list', json ? args.slice(1) : args, LIST_USAGE)) return
   if (!json) return write(`${listText(servedOperations)}\n`)
-  write(`${JSON.stringify({ operations: catalogue() }, null, 2)}\n`)
+  write(`${JSON.stringify({ operations: catalogue(servedOperations) }, null, 2)}\n`)
 }
 
 async function serve(args: readonly string[]): Promise<void> {
@@ -136,10 +139,26 @@ async function serve(args: readonly string[]): Promise<void> {
 }
 
 async function mcp(args: readonly string[]): Promise<void> {
-  if (showedHelp('mcp', args, MCP_USAGE)) return
-  const { serveMcpOverStdio } = await import('../mcp/stdio.ts')
-  await serveMcpOverStdio()
+  const options = mcpOptions(args)
+  if (options.help) return write(MCP_USAGE)
+  const [{ serveMcpOverStdio }, { parseToolSelection, selectTools }] = await Promise.all([import('../mcp/stdio.ts'), import('../mcp/tools.ts')])
+  let tools: AnyOperation[]
+  try {
+    tools = selectTools(parseToolSelection((name) => options[name]))
+  } catch (error) {
+    throw new UsageError(`mcp: ${(error as Error).message}\n${MCP_USAGE}`)
+  }
+  await serveMcpOverStdio({ tools })
   await closeWorkerPool()
+}
+
+function mcpOptions(args: readonly string[]): { help?: boolean; tools?: string; categories?: string } {
+  try {
+    const options = { help: { type: 'boolean', short: 'h' }, tools: { type: 'string' }, categories: { type: 'string' } } as const
+    return parseArgs({ args: [...args], options }).values
+  } catch (error) {
+    throw new UsageError(`mcp: ${(error as Error).message}\n${MCP_USAGE}`)
+  }
 }
 
 async function runOperation(operation: AnyOperation, args: readonly string[]): Promise<void> {
@@ -163,8 +182,8 @@ async function runOperation(operation: AnyOperation, args: readonly string[]): P
       write(formatResult(data))
       if (Array.isArray(data.warnings)) for (const warning of data.warnings) process.stderr.write(`devutils: warning: ${warning}\n`)
     }
-    if (data.matches === false) {
-      process.stderr.write(`devutils: the ${operation.name} does not match --expected\n`)
+    if (operation.verdict && data[operation.verdict.field] === false) {
+      process.stderr.write(`devutils: ${operation.verdict.failure}\n`)
       process.exitCode = EXIT_FAILURE
     }
   } catch (error) {

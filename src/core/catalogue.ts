@@ -1,4 +1,3 @@
-import { operations as registry } from '../operations/index.ts'
 import { type AnyOperation, CATEGORIES } from './operation.ts'
 
 /** Every operation lives under this prefix: the major version of the API is in its paths. */
@@ -9,7 +8,7 @@ export const API_PREFIX = '/api/v1'
  * three categories with its path, methods and summary. The workflows are not operations of
  * the catalogue; they are documented in the OpenAPI document.
  */
-export function catalogue(operations: readonly AnyOperation[] = registry) {
+export function catalogue(operations: readonly AnyOperation[]) {
   return operations
     .filter((operation) => (CATEGORIES as readonly string[]).includes(operation.category))
     .map((operation) => ({

@@ -53,6 +53,12 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    */
   checksEachCall?: boolean
   /**
+   * For an operation that checks something (a digest against `expected`, a password against a hash,
+   * a code or a token): the boolean field of its `data` that says whether the check held, and what
+   * to say when it did not. The command line then exits 1, as `cmp` and `sha256sum -c` do.
+   */
+  verdict?: { field: string; failure: string }
+  /**
    * Whether this (validated) input is heavy enough to run on a worker thread, off the event loop and
    * within the time budget; inputs it declines run in process, where a thread hop would cost more
    * than the work. It should be cheap: it runs on the event loop for every request.

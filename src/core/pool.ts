@@ -95,8 +95,11 @@ export function createWorkerPool(filename: URL): WorkerPool {
   }
 }
 
-/** The worker module beside this one: `worker.js` in the build, `worker.ts` where tsx runs the sources. */
-const WORKER_MODULE = new URL(`./worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url)
+/**
+ * The worker's entry, `src/worker.ts`, which holds the registry (this module knows no operation): in
+ * the build every module sits beside `worker.js`, where tsx runs the sources it is one folder up.
+ */
+const WORKER_MODULE = extname(new URL(import.meta.url).pathname) === '.js' ? new URL('./worker.js', import.meta.url) : new URL('../worker.ts', import.meta.url)
 
 const operationPool = createWorkerPool(WORKER_MODULE)
 

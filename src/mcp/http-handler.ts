@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parseJsonBody } from '../core/json-body.ts'
 import { describeDefect } from '../http/errors.ts'
 import { bodyBytes } from '../http/json-body.ts'
+import { toolSelectionOf } from './http.ts'
 import { createMcpServer } from './server.ts'
+import { selectTools } from './tools.ts'
 
 export interface McpHttpHandler {
   answer(request: FastifyRequest, reply: FastifyReply): Promise<Response>
@@ -17,7 +19,12 @@ export interface McpHttpHandler {
  */
 export function createMcpHttpHandler(app: FastifyInstance, timeBudgetMs: number): McpHttpHandler {
   const handler = createMcpHandler(
-    () => createMcpServer({ timeBudgetMs, reportDefect: (error) => app.log.error({ defect: describeDefect(error) }, 'MCP tool call failed') }),
+    ({ requestInfo }) =>
+      createMcpServer({
+        tools: requestInfo ? selectTools(toolSelectionOf(requestInfo)) : undefined,
+        timeBudgetMs,
+        reportDefect: (error) => app.log.error({ defect: describeDefect(error) }, 'MCP tool call failed'),
+      }),
     // Mostly clients' protocol mistakes, already answered (4xx) and counted by the request log line.
     { onerror: (error) => app.log.debug({ reason: error.message }, 'MCP request refused') },
   )

@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
 import type { Config } from '../core/config.ts'
+import { validationError } from '../core/errors.ts'
 import type { McpHttpHandler } from './http-handler.ts'
+import { parseToolSelection, selectTools, type ToolSelection } from './tools.ts'
 
 export const MCP_PATH = '/mcp'
 
@@ -29,12 +32,33 @@ export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config)
         summary: 'Model Context Protocol (Streamable HTTP, stateless): every operation and the pipeline as MCP tools',
         description:
           'Point an MCP client at this URL. The body is a JSON-RPC message of the MCP protocol; tools/list lists one tool per operation plus `pipeline`, ' +
-          "and tools/call answers the operation's `data` as structured content, or an error result whose structured content is this API's `error` object.",
+          "and tools/call answers the operation's `data` as structured content, or an error result whose structured content is this API's `error` object. " +
+          'A client that loads only so many tools can ask for fewer in the URL: `/mcp?categories=encoders,converters` or `/mcp?tools=base64,hash` (both together give the union).',
+        querystring: Type.Object(
+          {
+            tools: Type.Optional(Type.String({ description: 'Comma-separated tool names (operation names, or pipeline) to serve.' })),
+            categories: Type.Optional(
+              Type.String({ description: 'Comma-separated categories whose tools to serve: encoders, generators, converters, workflows (the pipeline).' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
       },
     },
     async (request, reply) => {
+      // Checked here, so that a bad selection is this API's 400 rather than a protocol error.
+      selectTools(toolSelectionOf(request))
       handler ??= import('./http-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, timeBudgetMs))
       return (await handler).answer(request, reply)
     },
   )
+}
+
+/** The tools a request to /mcp asks for, from its query string; any other parameter is a 400. */
+export function toolSelectionOf(request: FastifyRequest | Request): ToolSelection {
+  const params = new URL(request.url, 'http://localhost').searchParams
+  for (const name of params.keys()) {
+    if (name !== 'tools' && name !== 'categories') throw validationError(name, 'is not a parameter of /mcp; it takes tools and categories')
+  }
+  return parseToolSelection((name) => params.get(name) ?? undefined)
 }

@@ -12,14 +12,7 @@ import { DevutilsError, errorBody, INTERNAL_ERROR_MESSAGE, isDevutilsError } fro
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
-import { pipeline } from '../core/workflows.ts'
-import { operations } from '../operations/index.ts'
-
-/**
- * The MCP tools: every operation of the registry, and the pipeline. The batch is left out: a client
- * that wants several independent results calls several tools.
- */
-export const mcpTools: readonly AnyOperation[] = [...operations, pipeline]
+import { mcpTools } from './tools.ts'
 
 export interface CreateMcpServerOptions {
   /** The tools to serve: the registry's operations and the pipeline, unless a test brings its own. */

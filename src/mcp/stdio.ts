@@ -1,5 +1,6 @@
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
-import { type Config, loadConfig } from '../core/config.ts'
+import { loadConfig } from '../core/config.ts'
+import type { AnyOperation } from '../core/operation.ts'
 import { createMcpServer } from './server.ts'
 
 function logToStderr(what: string, error: unknown): void {
@@ -12,10 +13,16 @@ function logToStderr(what: string, error: unknown): void {
  * The time budget (TIME_BUDGET_MS unless the caller passes its configuration) applies to each tool
  * call, as it does to each HTTP request.
  */
-export async function serveMcpOverStdio({ timeBudgetMs }: Pick<Config, 'timeBudgetMs'> = loadConfig()): Promise<void> {
+export async function serveMcpOverStdio({
+  timeBudgetMs = loadConfig().timeBudgetMs,
+  tools,
+}: {
+  timeBudgetMs?: number
+  tools?: readonly AnyOperation[]
+} = {}): Promise<void> {
   const transport = new StdioServerTransport()
   await new Promise<void>((resolve) => {
-    serveStdio(() => createMcpServer({ timeBudgetMs, reportDefect: (error) => logToStderr('tool call failed', error) }), {
+    serveStdio(() => createMcpServer({ tools, timeBudgetMs, reportDefect: (error) => logToStderr('tool call failed', error) }), {
       transport,
       onerror: (error) => logToStderr('protocol error', error),
     })

@@ -135,6 +135,7 @@ export const hash = defineOperation({
       output: { result: 'cbf43926', algorithm: 'crc32', encoding: 'hex', bits: 32 },
     },
   ],
+  verdict: { field: 'matches', failure: 'the hash does not match --expected' },
   async run({ input, algorithm: spelling, inputEncoding, encoding, uppercase, expected }) {
     if (uppercase && encoding !== 'hex') throw validationError('uppercase', `applies only to encoding hex; ${encoding} is case-sensitive`)
     const algorithm = canonicalAlgorithm<HashAlgorithm>(spelling)

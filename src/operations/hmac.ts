@@ -91,6 +91,7 @@ export const hmac = defineOperation({
       output: { result: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843', algorithm: 'sha256', encoding: 'hex', matches: true },
     },
   ],
+  verdict: { field: 'matches', failure: 'the HMAC does not match --expected' },
   async run({ input, key, keyEncoding, algorithm: spelling, inputEncoding, encoding, expected }) {
     const algorithm = canonicalAlgorithm<HmacAlgorithm>(spelling)
     const mac = createHmac(algorithm, keyBytes(key, keyEncoding))

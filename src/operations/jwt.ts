@@ -449,6 +449,7 @@ export const jwt = defineOperation({
       },
     },
   ],
+  verdict: { field: 'valid', failure: 'the token is not valid' },
   async run({ input, action, at, ...fields }) {
     if (action === 'sign') return sign({ ...fields, at })
     if (input === undefined) throw validationError('input', `is required for ${action}: the compact JWT`)

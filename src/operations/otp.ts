@@ -217,6 +217,7 @@ export const otp = defineOperation({
     },
     { summary: 'A new secret with its otpauth URI', input: { action: 'newSecret', issuer: 'ACME Co', account: 'john.doe@email.com' } },
   ],
+  verdict: { field: 'valid', failure: 'the code is not valid' },
   run(input) {
     const { action, type, algorithm, digits, period, time, counter, issuer, account } = input
     if (type === 'hotp' && time !== undefined) throw validationError('time', 'is only used by type totp; hotp counts with `counter`')

@@ -329,6 +329,7 @@ export const passwordHash = defineOperation({
     },
   ],
   offload: () => true,
+  verdict: { field: 'matches', failure: 'the password does not match the hash' },
   async run({ action, input, hash, algorithm, memoryKiB, iterations, parallelism, cost, logN, blockSize }) {
     if (action === 'verify') {
       if (hash === undefined) throw validationError('hash', 'is required for verify: the stored hash to check the password against')

@@ -1,9 +1,9 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina'
-import { operationsByName } from '../operations/index.ts'
-import { checkedInput } from './execute.ts'
-import { parseJsonBody } from './json-body.ts'
-import { type OperationTask, settle, type WorkerOutcome } from './pool.ts'
-import { lowerThisThreadsPriority } from './priority.ts'
+import { checkedInput } from './core/execute.ts'
+import { parseJsonBody } from './core/json-body.ts'
+import { type OperationTask, settle, type WorkerOutcome } from './core/pool.ts'
+import { lowerThisThreadsPriority } from './core/priority.ts'
+import { operationsByName } from './operations/index.ts'
 
 lowerThisThreadsPriority()
 

@@ -1,0 +1,42 @@
+import { validationError } from '../core/errors.ts'
+import type { AnyOperation } from '../core/operation.ts'
+import { operations } from '../operations/index.ts'
+import { pipeline } from '../served.ts'
+
+/**
+ * The MCP tools: every operation of the registry, and the pipeline. The batch is left out: a client
+ * that wants several independent results calls several tools.
+ */
+export const mcpTools: readonly AnyOperation[] = [...operations, pipeline]
+
+/**
+ * Which tools a client asks for: those named and those of the categories named (the union); every
+ * tool when neither is given. Some clients load only so many tools, so they may ask for fewer.
+ */
+export interface ToolSelection {
+  tools?: readonly string[]
+  categories?: readonly string[]
+}
+
+/** The tools of a selection, in the registry's order; an unknown name or category is a 400. */
+export function selectTools({ tools = [], categories = [] }: ToolSelection): AnyOperation[] {
+  if (tools.length === 0 && categories.length === 0) return [...mcpTools]
+  const knownCategories: string[] = [...new Set(mcpTools.map((tool) => tool.category))]
+  for (const category of categories) {
+    if (!knownCategories.includes(category)) throw validationError('categories', `has '${category}', which is not one of: ${knownCategories.join(', ')}`)
+  }
+  for (const name of tools) {
+    if (!mcpTools.some((tool) => tool.name === name)) throw validationError('tools', `has '${name}', which is not a tool; devutils list names them`)
+  }
+  return mcpTools.filter((tool) => tools.includes(tool.name) || categories.includes(tool.category))
+}
+
+/** A selection written as `tools=a,b&categories=c` (the /mcp URL's query) or as the same flags of `devutils mcp`. */
+export function parseToolSelection(read: (name: 'tools' | 'categories') => string | undefined): ToolSelection {
+  const list = (name: 'tools' | 'categories') =>
+    (read(name) ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+  return { tools: list('tools'), categories: list('categories') }
+}
