@@ -34,6 +34,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'base-convert': 'converters',
   'csv-json': 'converters',
   'yaml-json': 'converters',
+  diff: 'converters',
 }
 
 describe('the registry', () => {

@@ -5,6 +5,7 @@ import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
 import { compress } from './compress.ts'
 import { csvJson } from './csv-json.ts'
+import { diff } from './diff.ts'
 import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
@@ -33,6 +34,7 @@ export const operations: readonly AnyOperation[] = [
   binaryText,
   compress,
   csvJson,
+  diff,
   hash,
   hexText,
   hmac,
