@@ -35,6 +35,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'csv-json': 'converters',
   'yaml-json': 'converters',
   diff: 'converters',
+  unicode: 'converters',
 }
 
 describe('the registry', () => {

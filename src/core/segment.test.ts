@@ -87,6 +87,25 @@ describe('segmentsOf', () => {
     )
   })
 
+  test('texts with no certain boundary (emoji sequences, CJK, a cluster of a thousand marks) are cut where the segmenter cuts them', () => {
+    const texts = [
+      '\u{1F468}\u200D\u{1F469}\u202e'.repeat(3000),
+      '日本語の文章です'.repeat(1000),
+      `a${'\u0301'.repeat(5000)}b${'\u0300'.repeat(3000)}`,
+      '\u{1F1EB}\u{1F1F7}'.repeat(3000),
+    ]
+    for (const text of texts) {
+      for (const granularity of granularities) {
+        const chunked = Array.from(segmentsOf(text, granularity, 64), ({ segment, index }) => [segment, index])
+        assert.deepEqual(chunked, whole(text, granularity), `${granularity} of ${text.slice(0, 12)}…`)
+      }
+    }
+    const cpu = cpuTimeOf(() => {
+      for (const _ of segmentsOf('\u{1F468}\u200D\u{1F469}\u202e'.repeat(100_000), 'grapheme'));
+    })
+    assert.ok(cpu < 3000, `${cpu} ms for 600,000 code units`)
+  })
+
   test('time grows linearly: 40,000 words take well under a second (Intl.Segmenter alone takes minutes)', () => {
     const text = 'word '.repeat(40_000)
     let count = 0

@@ -22,6 +22,7 @@ import { rot13 } from './rot13.ts'
 import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
 import { timestamp } from './timestamp.ts'
+import { unicode } from './unicode.ts'
 import { url } from './url.ts'
 import { uuid } from './uuid.ts'
 import { yamlJson } from './yaml-json.ts'
@@ -51,6 +52,7 @@ export const operations: readonly AnyOperation[] = [
   slug,
   sqlEscape,
   timestamp,
+  unicode,
   url,
   uuid,
   yamlJson,
