@@ -36,6 +36,7 @@ const SEED_CATALOGUE: Record<string, string> = {
   'yaml-json': 'converters',
   diff: 'converters',
   unicode: 'converters',
+  case: 'converters',
 }
 
 describe('the registry', () => {

@@ -3,6 +3,7 @@ import { baseConvert } from './base-convert.ts'
 import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
+import { caseOperation } from './case.ts'
 import { compress } from './compress.ts'
 import { csvJson } from './csv-json.ts'
 import { diff } from './diff.ts'
@@ -33,6 +34,7 @@ export const operations: readonly AnyOperation[] = [
   base32,
   base64,
   binaryText,
+  caseOperation,
   compress,
   csvJson,
   diff,
