@@ -134,7 +134,8 @@ describe('hostile input: every row of the error table, for every operation', () 
         }
       })
 
-      if (properties(operation).input && accepts(properties(operation).input, 'string')) {
+      // An operation that allows lone surrogates (unicode inspects them) tests them itself.
+      if (!operation.allowLoneSurrogates && properties(operation).input && accepts(properties(operation).input, 'string')) {
         test('422: a lone surrogate in the input', async () => {
           const payload = JSON.stringify({ ...valid, input: 'ab' }).replace('"input":"ab"', '"input":"ab\\udc00cd"')
           const body = expectError(await send(operation.name, payload), 422, 'INVALID_INPUT', 'lone surrogate')

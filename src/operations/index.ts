@@ -3,9 +3,12 @@ import { baseConvert } from './base-convert.ts'
 import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
+import { caseOperation } from './case.ts'
 import { color } from './color.ts'
+import { compress } from './compress.ts'
 import { cron } from './cron.ts'
 import { csvJson } from './csv-json.ts'
+import { diff } from './diff.ts'
 import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
@@ -30,6 +33,7 @@ import { sqlEscape } from './sql-escape.ts'
 import { subnet } from './subnet.ts'
 import { timestamp } from './timestamp.ts'
 import { tomlJson } from './toml-json.ts'
+import { unicode } from './unicode.ts'
 import { url } from './url.ts'
 import { uuid } from './uuid.ts'
 import { xmlJson } from './xml-json.ts'
@@ -41,9 +45,12 @@ export const operations: readonly AnyOperation[] = [
   base32,
   base64,
   binaryText,
+  caseOperation,
   color,
+  compress,
   cron,
   csvJson,
+  diff,
   hash,
   hexText,
   hmac,
@@ -68,6 +75,7 @@ export const operations: readonly AnyOperation[] = [
   subnet,
   timestamp,
   tomlJson,
+  unicode,
   url,
   uuid,
   xmlJson,

@@ -1,0 +1,262 @@
+import zlib from 'node:zlib'
+import { Type } from 'typebox'
+import { BYTE_ENCODINGS, type ByteEncoding, bytesToText, textToBytes } from '../core/bytes.ts'
+import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
+import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
+import { defineOperation, withDefault } from '../core/operation.ts'
+
+export const COMPRESSION_FORMATS = ['gzip', 'deflate', 'deflate-raw', 'brotli'] as const
+type Format = (typeof COMPRESSION_FORMATS)[number]
+
+const ACTIONS = ['compress', 'decompress'] as const
+const MAX_ZLIB_LEVEL = 9
+const MAX_BROTLI_LEVEL = 11
+
+/** The longest `input` accepted, in characters: 16 MiB, the size of the largest answer. */
+export const MAX_INPUT_LENGTH = OUTPUT_LIMIT_BYTES
+
+/**
+ * Compression above this many characters of input runs on a worker thread (measured on the 2-core
+ * reference machine: gzip -9 of 64 KiB of text takes about 1 ms, brotli at level 11 about 9 ms, at
+ * level 9 of 4 KiB already 2 ms). Decompression of more than 1 KiB, or of any brotli stream, goes
+ * there too: a few bytes of brotli can expand to the 16 MiB limit, which takes about 25 ms.
+ */
+const COMPRESS_OFFLOAD_CHARACTERS = 16 * 1024
+const SLOW_BROTLI_OFFLOAD_CHARACTERS = 4 * 1024
+const DECOMPRESS_OFFLOAD_CHARACTERS = 1024
+
+/** How many output characters (UTF-8 bytes in the answer) each decompressed byte costs at most, per encoding. */
+const OUTPUT_BYTES_PER_BYTE: Record<ByteEncoding, number> = { utf8: 1, latin1: 2, hex: 2, base64: 4 / 3 }
+
+const FORMAT_NAMES: Record<Format, string> = { gzip: 'gzip', deflate: 'zlib (deflate)', 'deflate-raw': 'raw deflate', brotli: 'brotli' }
+
+function compressBytes(bytes: Buffer, format: Format, level: number): Buffer {
+  switch (format) {
+    case 'gzip':
+      return zlib.gzipSync(bytes, { level })
+    case 'deflate':
+      return zlib.deflateSync(bytes, { level })
+    case 'deflate-raw':
+      return zlib.deflateRawSync(bytes, { level })
+    case 'brotli':
+      return zlib.brotliCompressSync(bytes, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: level, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      })
+  }
+}
+
+/** The decompressed bytes and how many input bytes the compressed stream took. */
+interface Inflated {
+  buffer: Buffer
+  engine: { bytesWritten: number }
+}
+
+/**
+ * Decompresses in one synchronous call that zlib stops as soon as the output passes
+ * `maxOutputLength`: a bomb costs at most that much memory, whatever it would expand to.
+ */
+function decompressBytes(bytes: Buffer, format: Format, maxOutputLength: number): Inflated {
+  const options = { maxOutputLength, info: true }
+  const inflated =
+    format === 'gzip'
+      ? zlib.gunzipSync(bytes, options)
+      : format === 'deflate'
+        ? zlib.inflateSync(bytes, options)
+        : format === 'deflate-raw'
+          ? zlib.inflateRawSync(bytes, options)
+          : zlib.brotliDecompressSync(bytes, options)
+  return inflated as unknown as Inflated
+}
+
+const hex = (byte: number) => byte.toString(16).padStart(2, '0')
+
+/** Header checks that zlib makes too, but without saying where: here the message names the byte. */
+function assertHeader(bytes: Buffer, format: Format): void {
+  if (format === 'gzip') {
+    if (bytes.length >= 1 && bytes[0] !== 0x1f) throw notFormat(format, 0, `is ${hex(bytes[0])}, not 1f (gzip data starts with 1f 8b)`)
+    if (bytes.length >= 2 && bytes[1] !== 0x8b) throw notFormat(format, 1, `is ${hex(bytes[1])}, not 8b (gzip data starts with 1f 8b)`)
+    if (bytes.length >= 3 && bytes[2] !== 8) throw notFormat(format, 2, `names compression method ${bytes[2]}, not 8 (deflate), the only one gzip defines`)
+  } else if (format === 'deflate' && bytes.length >= 2) {
+    if ((bytes[0] & 0x0f) !== 8) throw notFormat(format, 0, `names compression method ${bytes[0] & 0x0f}, not 8 (deflate)`)
+    if ((bytes[0] * 256 + bytes[1]) % 31 !== 0) throw notFormat(format, 1, `fails the header check (${hex(bytes[0])}${hex(bytes[1])} is not a multiple of 31)`)
+  }
+}
+
+function notFormat(format: Format, position: number, what: string) {
+  return invalidInput(`The input is not ${FORMAT_NAMES[format]} data: byte ${position} ${what}`, { position, reason: 'header' })
+}
+
+/** zlib's errors as 422s: a stream cut short, or bytes that are not a valid stream. */
+function decompressionError(error: unknown, bytes: Buffer, format: Format, limit: number): Error {
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  if (code === 'ERR_BUFFER_TOO_LARGE') {
+    return limitExceeded(`The data decompresses to more than ${limit} bytes, the most that fits the output limit in this outputEncoding`, {
+      limit,
+    })
+  }
+  if (code === 'Z_BUF_ERROR') {
+    // zlib reads whatever follows a gzip member as the start of another, so a stray byte there looks like a cut.
+    const or = format === 'gzip' && bytes.length > 0 ? ' (or a stray byte follows a gzip member)' : ''
+    return invalidInput(`The ${FORMAT_NAMES[format]} data is truncated${or}: its ${bytes.length} bytes end before the compressed stream does`, {
+      position: bytes.length,
+      reason: 'truncated',
+    })
+  }
+  if (typeof code === 'string' && code.startsWith('ERR__ERROR_FORMAT_')) {
+    const reason = code.slice('ERR__ERROR_FORMAT_'.length).toLowerCase()
+    return invalidInput(`The brotli data is corrupt (format error: ${reason.replaceAll('_', ' ')})`, { reason })
+  }
+  if (format === 'gzip' && message === 'incorrect header check') {
+    // The first member's header was checked before: this is whatever follows the first member.
+    return invalidInput('The bytes after the end of the gzip data are not another gzip member; remove them', { reason: 'trailing data' })
+  }
+  if (typeof code === 'string') return invalidInput(`The ${FORMAT_NAMES[format]} data is corrupt: ${String(message)}`, { reason: String(message) })
+  throw error
+}
+
+function encodingField(description: string) {
+  return Type.Optional(Type.Enum(BYTE_ENCODINGS, { description }))
+}
+
+const ratioOf = (original: number, compressed: number) => (compressed === 0 ? 0 : Math.round((original / compressed) * 1000) / 1000)
+
+export const compress = defineOperation({
+  name: 'compress',
+  category: 'encoders',
+  summary: 'Compress text or bytes with gzip, deflate or brotli, or decompress them',
+  description:
+    'Compresses the UTF-8 bytes of `input` (or bytes given as hex, base64 or Latin-1) as gzip (RFC 1952), zlib-wrapped deflate (RFC 1950, `deflate`), raw deflate (RFC 1951, `deflate-raw`) or brotli (RFC 7932), ' +
+    'and writes the compressed bytes as base64 (or hex, or Latin-1); `decompress` reads them back. ' +
+    'gzip output has no file name and a zero modification time, so the same input always gives the same bytes; concatenated gzip members decompress as one. ' +
+    'Decompression stops as soon as the output would pass the 16 MiB output limit (in the chosen outputEncoding), so a zip bomb is a 422 LIMIT_EXCEEDED that costs little. ' +
+    'Data that is truncated, corrupt, or followed by extra bytes is a 422 INVALID_INPUT; decompressed bytes that are not UTF-8 are a 422 unless `outputEncoding` asks for hex, base64 or latin1. ' +
+    '`ratio` is the uncompressed size divided by the compressed size.',
+  input: Type.Object(
+    {
+      input: Type.String({
+        maxLength: MAX_INPUT_LENGTH,
+        description:
+          'The text or bytes to compress (see `inputEncoding`), or the compressed bytes to decompress, as base64 unless `inputEncoding` says otherwise.',
+        examples: ['hello'],
+      }),
+      action: withDefault(Type.Enum(ACTIONS, { description: 'Compress `input`, or decompress the compressed bytes in `input`.' }), 'compress'),
+      format: withDefault(
+        Type.Enum(COMPRESSION_FORMATS, {
+          description:
+            'The format: `gzip` (RFC 1952), `deflate` (the zlib wrapper of RFC 1950, what HTTP calls deflate), `deflate-raw` (bare RFC 1951 deflate, as inside ZIP files) or `brotli` (RFC 7932).',
+        }),
+        'gzip',
+      ),
+      level: withDefault(
+        Type.Integer({
+          minimum: 0,
+          maximum: MAX_BROTLI_LEVEL,
+          description:
+            'When compressing: 0 (fastest; gzip and deflate store the bytes uncompressed) to 9 (smallest) for gzip, deflate and deflate-raw, 0 to 11 for brotli (its quality). Above 9 with a zlib format is a 400.',
+        }),
+        6,
+      ),
+      inputEncoding: encodingField(
+        'How `input` is turned into bytes. Default: `utf8` text when compressing, `base64` when decompressing (where `utf8` is refused: compressed data is not text).',
+      ),
+      outputEncoding: encodingField(
+        'How the produced bytes are written. Default: `base64` when compressing (where `utf8` is refused), `utf8` when decompressing (refused with 422 if the bytes are not valid UTF-8).',
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({
+    result: Type.String({ description: 'The compressed bytes in `outputEncoding` (base64 by default), or the decompressed text or bytes.' }),
+    action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
+    format: Type.Enum(COMPRESSION_FORMATS, { description: 'The format used.' }),
+    level: Type.Optional(Type.Integer({ description: 'The compression level used; only when compressing (a stream does not record it).' })),
+    originalBytes: Type.Integer({ description: 'The size of the uncompressed data, in bytes.' }),
+    compressedBytes: Type.Integer({ description: 'The size of the compressed data, in bytes.' }),
+    ratio: Type.Number({ description: 'originalBytes ÷ compressedBytes, to 3 decimals: above 1 the data shrank. 0 when the original is empty.' }),
+  }),
+  examples: [
+    {
+      summary: 'gzip text (the default), written as base64',
+      input: { input: 'hello' },
+      output: {
+        result: 'H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==',
+        action: 'compress',
+        format: 'gzip',
+        level: 6,
+        originalBytes: 5,
+        compressedBytes: 25,
+        ratio: 0.2,
+      },
+    },
+    {
+      summary: 'Decompress a gzip stream given as base64',
+      input: { input: 'H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==', action: 'decompress' },
+      output: { result: 'hello', action: 'decompress', format: 'gzip', originalBytes: 5, compressedBytes: 25, ratio: 0.2 },
+    },
+    {
+      summary: 'Brotli at its highest level, written as hex',
+      input: { input: 'abcabcabcabcabcabcabcabcabcabc', format: 'brotli', level: 11, outputEncoding: 'hex' },
+      output: { result: '1b1d00f825c3c4c6829b20a01a', action: 'compress', format: 'brotli', level: 11, originalBytes: 30, compressedBytes: 13, ratio: 2.308 },
+    },
+    {
+      summary: 'Inflate a zlib stream given as hex',
+      input: { input: '789ccb48cdc9c90700062c0215', action: 'decompress', format: 'deflate', inputEncoding: 'hex' },
+      output: { result: 'hello', action: 'decompress', format: 'deflate', originalBytes: 5, compressedBytes: 13, ratio: 0.385 },
+    },
+  ],
+  offload({ input, action, format, level }) {
+    if (action === 'decompress') return format === 'brotli' || input.length > DECOMPRESS_OFFLOAD_CHARACTERS
+    return input.length > (format === 'brotli' && level >= 9 ? SLOW_BROTLI_OFFLOAD_CHARACTERS : COMPRESS_OFFLOAD_CHARACTERS)
+  },
+  run({ input, action, format, level, inputEncoding, outputEncoding }) {
+    if (action === 'compress') {
+      if (format !== 'brotli' && level > MAX_ZLIB_LEVEL)
+        throw validationError('level', `must be at most ${MAX_ZLIB_LEVEL} for ${format}; only brotli goes to 11`)
+      if (outputEncoding === 'utf8') throw validationError('outputEncoding', 'must be base64, hex or latin1 when compressing: compressed bytes are not text')
+      const encoding = outputEncoding ?? 'base64'
+      const original = textToBytes(input, inputEncoding ?? 'utf8')
+      const compressed = compressBytes(original, format, level)
+      assertOutputWithinLimit(Math.ceil(compressed.length * OUTPUT_BYTES_PER_BYTE[encoding]))
+      return {
+        result: bytesToText(compressed, encoding),
+        action,
+        format,
+        level,
+        originalBytes: original.length,
+        compressedBytes: compressed.length,
+        ratio: ratioOf(original.length, compressed.length),
+      }
+    }
+    if (inputEncoding === 'utf8') throw validationError('inputEncoding', 'must be base64, hex or latin1 when decompressing: compressed bytes are not text')
+    const encoding = outputEncoding ?? 'utf8'
+    const compressed = textToBytes(input, inputEncoding ?? 'base64')
+    assertHeader(compressed, format)
+    const limit = Math.floor(OUTPUT_LIMIT_BYTES / OUTPUT_BYTES_PER_BYTE[encoding])
+    let inflated: Inflated
+    try {
+      inflated = decompressBytes(compressed, format, limit)
+    } catch (error) {
+      throw decompressionError(error, compressed, format, limit)
+    }
+    const used = inflated.engine.bytesWritten
+    const extra = compressed.length - used
+    if (extra > 0) {
+      throw invalidInput(
+        `The ${FORMAT_NAMES[format]} stream ends at byte ${used}, but ${extra === 1 ? '1 more byte follows' : `${extra} more bytes follow`}; remove them`,
+        {
+          position: used,
+          reason: 'trailing data',
+        },
+      )
+    }
+    const original = inflated.buffer
+    return {
+      result: bytesToText(original, encoding),
+      action,
+      format,
+      originalBytes: original.length,
+      compressedBytes: compressed.length,
+      ratio: ratioOf(original.length, compressed.length),
+    }
+  },
+})
