@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import underPressure from '@fastify/under-pressure'
 import type { FastifyInstance } from 'fastify'
 import helmet from 'helmet'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { commonJsExports } from '../core/commonjs.ts'
 import type { Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
 import { memoryStore, redisStore, registerRateLimit } from './rate-limit.ts'
@@ -107,7 +108,7 @@ export async function registerProtection(app: FastifyInstance, config: Config, o
   })
   if (config.rateLimitMax > 0) {
     const windowMs = config.rateLimitWindow
-    const store = config.redisUrl ? redisStore(connectRedis(app, config.redisUrl), windowMs) : memoryStore(windowMs)
+    const store = config.redisUrl ? redisStore(await connectRedis(app, config.redisUrl), windowMs) : memoryStore(windowMs)
     registerRateLimit(app, { max: config.rateLimitMax, windowMs, store, unlimitedRoutes: UNLIMITED_ROUTES })
   }
 }
@@ -115,8 +116,10 @@ export async function registerProtection(app: FastifyInstance, config: Config, o
 /**
  * A Redis client that never makes a request wait: no offline queue, one retry, short timeouts.
  * ioredis's defaults queue commands while Redis is down, which holds every request for 15 s and more.
+ * ioredis is loaded only here: an instance without REDIS_URL never reads or compiles it.
  */
-function connectRedis(app: FastifyInstance, url: string): Redis {
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const { Redis } = commonJsExports(await import('ioredis'))
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

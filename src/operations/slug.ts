@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { commonJsExports } from '../core/commonjs.ts'
 import { limitExceeded } from '../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -353,9 +354,7 @@ async function toLatin(text: string): Promise<string> {
   if (nonAscii === 0) return latin
   assertWorkingLength(latin.length - nonAscii + nonAscii * MAX_TRANSLITERATION_GROWTH)
   transliterationPackage ??= import('transliteration')
-  // A CommonJS package: the bundle gives its exports only as the default export, tsx only as named ones.
-  const loaded = (await transliterationPackage) as Transliteration & { default?: Transliteration }
-  return (loaded.default ?? loaded).transliterate(latin)
+  return commonJsExports(await transliterationPackage).transliterate(latin)
 }
 
 // ---- Words and the result ----
