@@ -42,7 +42,7 @@ function haproxyConfig(frontendPort: number, backendPorts: number[]): string {
     .replace(/^ {2}bind .*$/m, `  bind 127.0.0.1:${frontendPort}`)
     .replace(/^ {2}server-template .*$/m, servers)
   // The health checks of the shipped file, faster, so that a test restart takes seconds.
-  return local.replace(/^ {2}default-server .*$/m, '  default-server inter 300ms fall 1 rise 1')
+  return local.replace(/^ {2}default-server .*$/m, '  default-server inter 300ms fall 3 rise 1')
 }
 
 /** One request through the balancer from `source`; resolves with its status and latency, or its socket error. */
