@@ -39,6 +39,16 @@ const QUEUE_PER_THREAD = 16
  */
 const IDLE_TIMEOUT_MS = 30_000
 
+/**
+ * The heap of one worker thread: 128 MB of old generation and 8 MB of young. V8 lets a heap grow
+ * far past what its live objects need before it collects, and a thread converting one large input
+ * after another grew by hundreds of MB; with these limits it collects early, and a single task that
+ * truly needs more (a YAML document of about 900 KB with nested collections) ends its thread and is
+ * answered 422 LIMIT_EXCEEDED, rather than growing the process towards an out-of-memory kill. Inputs
+ * that fit in the time budget on the reference machine fit here.
+ */
+export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 }
+
 export interface WorkerPool {
   /**
    * Runs one task on a worker thread. Past `timeBudgetMs` (waiting in the queue included) the
@@ -61,7 +71,14 @@ export function createWorkerPool(filename: URL): WorkerPool {
   let inFlight = 0
   const started = () =>
     (piscina ??= import('piscina').then(
-      ({ Piscina }) => new Piscina({ filename: filename.href, minThreads: 1, maxThreads: WORKER_THREADS, idleTimeout: IDLE_TIMEOUT_MS }),
+      ({ Piscina }) =>
+        new Piscina({
+          filename: filename.href,
+          minThreads: 1,
+          maxThreads: WORKER_THREADS,
+          idleTimeout: IDLE_TIMEOUT_MS,
+          resourceLimits: WORKER_HEAP_LIMITS,
+        }),
     ))
   return {
     async run(task, timeBudgetMs) {
@@ -74,6 +91,13 @@ export function createWorkerPool(filename: URL): WorkerPool {
         const pool = await started()
         outcome = await pool.run(task, { signal: AbortSignal.timeout(timeBudgetMs) })
       } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+          throw new DevutilsError(
+            'LIMIT_EXCEEDED',
+            `The work needed more than the ${WORKER_HEAP_LIMITS.maxOldGenerationSizeMb} MB of memory one task may use and was stopped; send a smaller input`,
+            { memoryLimitMb: WORKER_HEAP_LIMITS.maxOldGenerationSizeMb },
+          )
+        }
         if ((error as Error).name === 'AbortError') {
           throw new DevutilsError('TIMEOUT', `The work took longer than the ${timeBudgetMs} ms time budget and was stopped; send a smaller input`, {
             timeBudgetMs,

@@ -124,7 +124,10 @@ export async function buildApp({
 
   app.setErrorHandler((error, request, reply) => {
     const devutilsError = toDevutilsError(error, config.bodyLimit)
-    if (devutilsError.status >= 500) request.log.error({ defect: describeDefect(error) }, 'request failed')
+    // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
+    // as designed, already in the request's own log line, and formatting a stack through the source
+    // maps (npm start's --enable-source-maps) loads them, tens of MB, in the middle of an overload.
+    if (devutilsError.code === 'INTERNAL_ERROR') request.log.error({ defect: describeDefect(error) }, 'request failed')
     return sendError(request, reply, devutilsError)
   })
 

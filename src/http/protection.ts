@@ -6,15 +6,25 @@ import type { Redis } from 'ioredis'
 import { commonJsExports } from '../core/commonjs.ts'
 import type { Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
+import { BODY_MEMORY_BUDGET_BYTES, MemoryBudget, registerBodyBudget } from './memory-budget.ts'
 import { memoryStore, redisStore, registerRateLimit } from './rate-limit.ts'
 
-/** When the event loop lags this long, new requests are shed with 503 OVERLOADED. */
+/**
+ * When the event loop lags this long, or bodies in flight would hold more memory than the budget,
+ * new requests are shed with 503 OVERLOADED.
+ */
 export interface OverloadLimits {
   maxEventLoopDelayMs: number
   sampleIntervalMs: number
+  /** The memory budget of bodies in flight, in bytes (see memory-budget.ts). */
+  bodyMemoryBudgetBytes?: number
 }
 
-export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = { maxEventLoopDelayMs: 1000, sampleIntervalMs: 500 }
+export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = {
+  maxEventLoopDelayMs: 1000,
+  sampleIntervalMs: 500,
+  bodyMemoryBudgetBytes: BODY_MEMORY_BUDGET_BYTES,
+}
 
 /**
  * Routes that are never rate limited: those probes and scrapers call, and CORS preflights (the
@@ -85,7 +95,7 @@ function securityHeaders(): Record<string, string> {
 }
 
 /**
- * Security headers, CORS, load shedding and rate limiting. Registered before any route, so that
+ * Security headers, CORS, load shedding, rate limiting and the memory budget of bodies in flight. Registered before any route, so that
  * every route (and the not-found handler, see app.ts) is covered. The CORS headers are constants
  * set with the security headers: @fastify/cors worked out the same answer for every request, at a
  * cost of several microseconds each (docs/PERFORMANCE.md).
@@ -111,6 +121,8 @@ export async function registerProtection(app: FastifyInstance, config: Config, o
     const store = config.redisUrl ? redisStore(await connectRedis(app, config.redisUrl), windowMs) : memoryStore(windowMs)
     registerRateLimit(app, { max: config.rateLimitMax, windowMs, store, unlimitedRoutes: UNLIMITED_ROUTES })
   }
+  // After the rate limit, so that a client past its limit is told so and reserves nothing.
+  registerBodyBudget(app, new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
 }
 
 /**
