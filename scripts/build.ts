@@ -4,7 +4,7 @@
 // resolving and compiling them one by one dominated a one-shot CLI call and the server's start-up.
 // Code splitting keeps each entry to what it imports: `devutils base64` never loads Fastify, the
 // MCP SDK or pino, which `serve` and `mcp` import on demand.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { build, type Metafile } from 'esbuild'
 
@@ -12,11 +12,13 @@ const root = new URL('..', import.meta.url).pathname
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }
 
 /**
- * Dependencies left out of the bundle, loaded from node_modules as usual: each reads files of its own
- * package at run time (piscina starts its worker script by path; swagger-ui serves its static
- * assets), which a bundle would leave behind.
+ * Dependencies left out of the bundle, loaded from node_modules as usual: piscina starts its own
+ * worker script by path, which a bundle would leave behind.
  */
-const UNBUNDLED = ['piscina', '@fastify/swagger-ui']
+const UNBUNDLED = ['piscina']
+
+/** The files the /docs page serves (Swagger UI's), copied beside the bundle, where the server looks for them. */
+const SWAGGER_UI_ASSETS = { from: 'node_modules/@fastify/swagger-ui/static', to: 'swagger-ui' }
 
 const outdir = join(root, 'dist')
 rmSync(outdir, { recursive: true, force: true })
@@ -50,6 +52,7 @@ const result = await build({
   logLevel: 'warning',
 })
 
+cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })
 writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(result.metafile))
 
 /**
@@ -68,7 +71,8 @@ function thirdPartyLicenses(metafile: Metafile): string {
     const text = licenceFile ? readFileSync(join(root, dir, licenceFile), 'utf8').trim() : `License: ${manifest.license ?? 'unknown'}`
     return `${manifest.name} ${manifest.version}\n\n${text}\n`
   })
-  return `devutils ${packageJson.version} bundles the following packages.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}`
+  const assets = `${SWAGGER_UI_ASSETS.to}/ holds Swagger UI's files (Swagger UI is under the Apache License 2.0), as @fastify/swagger-ui ships them.\n`
+  return `devutils ${packageJson.version} bundles the following packages.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}\n${'-'.repeat(72)}\n\n${assets}`
 }
 
 if (!existsSync(join(dirname(outdir), 'dist', 'worker.js'))) throw new Error('the build wrote no dist/worker.js')

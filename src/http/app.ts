@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -180,7 +183,13 @@ export async function buildApp({
       ],
     },
   })
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null, deepLinking: true, tryItOutEnabled: false } })
+  const swaggerUiAssets = swaggerUiAssetsFolder()
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null, deepLinking: true, tryItOutEnabled: false },
+    baseDir: swaggerUiAssets,
+    logo: { type: 'image/svg+xml', content: readFileSync(join(swaggerUiAssets, 'logo.svg')) },
+  })
 
   for (const operation of operations) registerOperation(app, operation, config)
   registerMcpRoute(app, config)
@@ -251,4 +260,14 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: Devutils
     .code(error.status)
     .type('application/json; charset=utf-8')
     .send(failure(error, meta(request)))
+}
+
+/**
+ * Swagger UI's files for /docs: the build copies them beside the bundle (which holds the plugin's code
+ * but not its files); where tsx runs the sources, they are the installed plugin's own.
+ */
+function swaggerUiAssetsFolder(): string {
+  const besideTheBundle = new URL('./swagger-ui/', import.meta.url)
+  if (existsSync(besideTheBundle)) return fileURLToPath(besideTheBundle)
+  return fileURLToPath(new URL('static/', import.meta.resolve('@fastify/swagger-ui/package.json')))
 }
