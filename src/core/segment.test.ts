@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import { describe, test } from 'node:test'
+import { promisify } from 'node:util'
 import fc from 'fast-check'
 import { cpuTimeOf } from '../../test/expect.ts'
+import { ROOT } from '../../test/processes.ts'
 import { type Granularity, segmentsOf } from './segment.ts'
 
 /** Pieces that the segmentation rules treat specially, mixed with plain letters, digits and spaces. */
@@ -74,6 +77,12 @@ describe('segmentsOf', () => {
       )
     })
   }
+
+  test("a process's first word segmentation of kana is the same as every later one", async () => {
+    const script = "import { segmentsOf } from './src/core/segment.ts'; console.log(JSON.stringify(Array.from(segmentsOf('ーのaZ', 'word'), (s) => s.segment)))"
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT })
+    assert.deepEqual(JSON.parse(stdout), ['ー', 'の', 'aZ'])
+  })
 
   test('words keep isWordLike', () => {
     assert.deepEqual(

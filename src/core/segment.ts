@@ -93,8 +93,22 @@ function pieceEnd(text: string, start: number, granularity: Granularity, chunkLe
   }
 }
 
+/**
+ * ICU loads its CJK word dictionary with the first word segmentation that needs it, and that one
+ * segmentation can break kana differently from every later one (`ーの` as one word, then as two):
+ * segmenting a little Japanese first makes every answer the same, the first included.
+ */
+let wordDictionaryLoaded = false
+
+function loadWordDictionary(): void {
+  if (wordDictionaryLoaded) return
+  Array.from(segmenters.word.segment('日本語の文章'))
+  wordDictionaryLoaded = true
+}
+
 /** The segments of `text`, as Intl.Segmenter gives them for the whole text, in linear time. */
 export function* segmentsOf(text: string, granularity: Granularity, chunkLength = DEFAULT_CHUNK_LENGTH): Generator<Segment> {
+  if (granularity === 'word') loadWordDictionary()
   let start = 0
   while (start < text.length) {
     const end = pieceEnd(text, start, granularity, chunkLength)
