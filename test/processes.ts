@@ -38,7 +38,12 @@ export function spawnUntil(
   ready: RegExp,
   options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string; detached?: boolean } = {},
 ): Promise<Spawned> {
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached })
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached,
+  })
   let output = ''
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),

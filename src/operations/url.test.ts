@@ -23,7 +23,7 @@ const unicodeText = fc.string({ unit: codePoint })
 const percentEscaped = (char: string) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
 
 describe('url', () => {
-  test("the documented example: a space is %20 and ! is %21", async () => {
+  test('the documented example: a space is %20 and ! is %21', async () => {
     assert.deepEqual(await run({ input: 'hello world!' }), { result: 'hello%20world%21', action: 'encode' })
     assert.deepEqual(await run({ input: 'hello%20world%21', action: 'decode' }), { result: 'hello world!', action: 'decode' })
   })

@@ -19,6 +19,7 @@ import { invalidInput, isDevutilsError, limitExceeded, validationError } from '.
 import { isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { NOT_IN_SUBSET, readYamlSubset } from './yaml-subset.ts'
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
@@ -305,7 +306,8 @@ function firstLine(message: string): string {
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
 }
 
-function yamlToJson(text: string, multiDocument: boolean) {
+/** The spec-complete path: the `yaml` library's parser and composer, then JsonBuilder. */
+export function yamlToJsonByLibrary(text: string, multiDocument: boolean) {
   const lines = new LineCounter()
   const warnings = new WarningList()
   const composer = new Composer({
@@ -347,6 +349,16 @@ function yamlToJson(text: string, multiDocument: boolean) {
   }
   const result = multiDocument ? values : (values[0] ?? null)
   return { result, action: 'yamlToJson' as const, documents: values.length, warnings: warnings.list() }
+}
+
+/**
+ * The common subset of YAML (see yaml-subset.ts) is read straight into JSON values, about ten
+ * times faster than the library; any other text, and every error, takes the library's path.
+ */
+function yamlToJson(text: string, multiDocument: boolean) {
+  const value = readYamlSubset(text)
+  if (value === NOT_IN_SUBSET) return yamlToJsonByLibrary(text, multiDocument)
+  return { result: multiDocument ? [value] : value, action: 'yamlToJson' as const, documents: 1, warnings: [] as string[] }
 }
 
 /**
