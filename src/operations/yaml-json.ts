@@ -20,6 +20,7 @@ import { isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-v
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { NOT_IN_SUBSET, readYamlSubset } from './yaml-subset.ts'
+import { type Role, writeYaml } from './yaml-writer.ts'
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
@@ -422,9 +423,8 @@ interface JsonToYamlOptions {
   lineWidth: number
 }
 
-function jsonToYaml(input: unknown, { indent, sortKeys, lineWidth }: JsonToYamlOptions) {
-  const value = typeof input === 'string' ? parseJsonText(input) : input
-  assertOutputWithinLimit(predictYamlSize(value, indent, lineWidth))
+/** The library's path: a Document with the 1.1-compatible quoting, written by the library. */
+export function jsonToYamlByLibrary(value: unknown, { indent, sortKeys, lineWidth }: JsonToYamlOptions): string {
   const doc = new Document(value, {
     version: '1.2',
     schema: 'core',
@@ -438,7 +438,24 @@ function jsonToYaml(input: unknown, { indent, sortKeys, lineWidth }: JsonToYamlO
       if (typeof node.value === 'string' && needsExtraQuotes(node.value)) node.type = Scalar.QUOTE_DOUBLE
     },
   })
-  return { result: doc.toString({ indent, lineWidth }), action: 'jsonToYaml' as const }
+  return doc.toString({ indent, lineWidth })
+}
+
+/** How the library writes one string as a key or as a value, on one line if it can. */
+function renderAlone(text: string, role: Role): string {
+  const options = { indent: 2, sortKeys: false, lineWidth: 0 }
+  if (role === 'key') return jsonToYamlByLibrary({ [text]: null }, options).slice(0, -': null\n'.length)
+  return jsonToYamlByLibrary({ k: text }, options).slice('k: '.length, -1)
+}
+
+/** The direct writer's text (see yaml-writer.ts), or undefined where only the library's path knows the layout. */
+export const jsonToYamlDirectly = (value: unknown, options: JsonToYamlOptions) => writeYaml(value, options, renderAlone)
+
+function jsonToYaml(input: unknown, options: JsonToYamlOptions) {
+  const value = typeof input === 'string' ? parseJsonText(input) : input
+  assertOutputWithinLimit(predictYamlSize(value, options.indent, options.lineWidth))
+  const result = jsonToYamlDirectly(value, options) ?? jsonToYamlByLibrary(value, options)
+  return { result, action: 'jsonToYaml' as const }
 }
 
 export const yamlJson = defineOperation({
