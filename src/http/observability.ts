@@ -64,12 +64,26 @@ export function registerObservability(app: FastifyInstance, logStream: LogStream
     registers: [registry],
   })
 
+  // prom-client's series for each set of label values, looked up once: finding a series from a
+  // labels object (sorting and joining its values) was most of the metrics' cost per request.
+  const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>()
+  const seriesOf = (operation: string, method: string, status: string) => {
+    const key = `${operation} ${method} ${status}`
+    let found = series.get(key)
+    if (found === undefined) {
+      found = { requests: requests.labels({ operation, method, status }), duration: duration.labels({ operation, status }) }
+      series.set(key, found)
+    }
+    return found
+  }
+
   app.addHook('onResponse', (request, reply, done) => {
     const operation = operationLabel(request)
     const status = String(reply.statusCode)
     const seconds = (performance.now() - request.startedAt) / 1000
-    requests.inc({ operation, method: request.method, status })
-    duration.observe({ operation, status }, seconds)
+    const counted = seriesOf(operation, request.method, status)
+    counted.requests.inc()
+    counted.duration.observe(seconds)
     writeCompletionLine?.(request, operation, reply.statusCode, Math.round(seconds * 1e6) / 1000)
     done()
   })
