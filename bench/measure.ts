@@ -1,4 +1,4 @@
-import type { Load, LoadGenerator, LoadResult } from './load.ts'
+import type { Load, LoadJob, LoadResult } from './load.ts'
 import { loadFailure } from './load.ts'
 import type { Server } from './servers.ts'
 import type { RequestSpec } from './workloads.ts'
@@ -53,17 +53,22 @@ export function median(values: number[]): number {
   return sorted.length === 0 ? NaN : sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
+/** What sends load: the node load generator's process, or wrk. */
+export interface Loader {
+  run(job: LoadJob): Promise<LoadResult>
+}
+
 /** Runs load jobs against servers, reads their CPU from /proc around each, and collects failures. */
 export class Bench {
   readonly failures: string[] = []
 
   constructor(
-    readonly loader: LoadGenerator,
+    readonly loader: Loader,
     readonly plan: Plan,
   ) {}
 
   /** One load job against one server, with the server CPU it cost. */
-  async run(server: Server, load: Load, label: string, loader: LoadGenerator = this.loader): Promise<{ result: LoadResult; serverCpuSeconds: number }> {
+  async run(server: Server, load: Load, label: string, loader: Loader = this.loader): Promise<{ result: LoadResult; serverCpuSeconds: number }> {
     const before = server.cpuSeconds()
     const result = await loader.run({ ...load, url: server.url })
     const serverCpuSeconds = server.cpuSeconds() - before
@@ -85,16 +90,16 @@ export class Bench {
    * on all alike. `heavy` requests (hundreds of milliseconds each) get rounds of at least 2 s and
    * a warm-up of whole requests, since autocannon drops what is in flight when its time is up.
    */
-  async compare(label: string, servers: Server[], load: Load, heavy = false): Promise<Measurement[]> {
+  async compare(label: string, servers: Server[], load: Load, heavy = false, loader: Loader = this.loader): Promise<Measurement[]> {
     const { warmupSeconds, rounds } = this.plan
     const seconds = heavy ? Math.max(2, this.plan.secondsPerRound) : this.plan.secondsPerRound
     const warmup: Load = heavy ? { ...load, kind: 'closed', seconds: 600, amount: 2 * load.connections } : { ...load, seconds: warmupSeconds }
-    for (const server of servers) await this.run(server, warmup, `${label} (warm-up)`)
+    for (const server of servers) await this.run(server, warmup, `${label} (warm-up)`, loader)
     const measurements = servers.map((server) => new Measurement(server))
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < measurements.length; i++) {
         const measurement = measurements[(i + round) % measurements.length]
-        const { result, serverCpuSeconds } = await this.run(measurement.server, { ...load, seconds }, label)
+        const { result, serverCpuSeconds } = await this.run(measurement.server, { ...load, seconds }, label, loader)
         measurement.add(result, serverCpuSeconds)
       }
     }

@@ -88,6 +88,24 @@ export function yamlOfBodySize(bytes: number): RequestSpec {
   )
 }
 
+/** The data of yamlOfBodySize's YAML, as JSON values: the records it lists. */
+export function yamlRecords(request: RequestSpec): unknown[] {
+  const records: unknown[] = []
+  for (const block of (JSON.parse(request.body!) as { input: string }).input.split('\n- ').slice(1)) {
+    const field = (name: string) => new RegExp(`(?:^|\n) *${name}: (.*)`).exec(block)![1]
+    records.push({
+      id: Number(field('id')),
+      name: field('name'),
+      email: field('email'),
+      amount: Number(field('amount')),
+      active: field('active') === 'true',
+      tags: ['alpha', 'beta'],
+      address: { city: field('city'), zip: JSON.parse(field('zip')) as string },
+    })
+  }
+  return records
+}
+
 /** The contract's yaml-json bar: one map of `keys` keys. */
 export function yamlMap(keys: number): RequestSpec {
   let input = ''

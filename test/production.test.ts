@@ -181,12 +181,32 @@ describe('headers on every response', () => {
   })
   after(() => app.close())
 
-  test('security headers, and a CSP that keeps the docs page on this origin', async () => {
-    for (const url of ['/api/v1', '/docs', '/nowhere']) {
+  test("JSON answers carry the security headers an API needs, and no page's", async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1'],
+      ['GET', '/api/v1/uuid'],
+      ['POST', '/api/v1/base64'],
+      ['GET', '/nowhere'],
+      ['GET', '/openapi.json'],
+    ] as const) {
+      const response = await app.inject({ method, url, ...(method === 'POST' && { headers: json, payload: { input: 'x' } }) })
+      assert.equal(response.headers['cache-control'], 'no-store', url)
+      assert.equal(response.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", url)
+      assert.equal(response.headers['x-content-type-options'], 'nosniff', url)
+      assert.equal(response.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains', url)
+      for (const pageHeader of ['x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'x-dns-prefetch-control', 'origin-agent-cluster'])
+        assert.equal(response.headers[pageHeader], undefined, `${url}: ${pageHeader}`)
+    }
+  })
+
+  test("the docs page carries helmet's whole set, with a CSP that keeps it on this origin", async () => {
+    for (const url of ['/docs', '/docs/']) {
       const response = await app.inject({ method: 'GET', url })
       assert.equal(response.headers['x-content-type-options'], 'nosniff', url)
       assert.match(String(response.headers['content-security-policy']), /default-src 'self'/, url)
       assert.match(String(response.headers['content-security-policy']), /script-src 'self'(;|$)/, url)
+      for (const pageHeader of ['x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'strict-transport-security'])
+        assert.ok(response.headers[pageHeader], `${url}: ${pageHeader}`)
     }
   })
 

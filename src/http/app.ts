@@ -19,7 +19,7 @@ import { servedOperations } from '../served.ts'
 import { failure, meta, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { bodyBytes, checkCharset } from './json-body.ts'
-import { bufferedStandardOutput, deferredChildLogger, type LogStream, registerObservability } from './observability.ts'
+import { bufferedStandardOutput, deferredChildLogger, LOG_BASE, type LogStream, registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
 import { DEFAULT_OVERLOAD_LIMITS, type OverloadLimits, registerProtection } from './protection.ts'
 
@@ -64,7 +64,7 @@ export async function buildApp({
         },
         handler,
       ),
-    logger: logging && { level: config.logLevel, stream: logDestination },
+    logger: logging && { level: config.logLevel, stream: logDestination, base: LOG_BASE },
     // Our own onResponse line (observability.ts) replaces Fastify's, which would log the URL's query.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     childLoggerFactory: deferredChildLogger,
@@ -225,8 +225,8 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation, { time
     return sendSuccess(request, reply, await executeBodyToJson(operation, body, { timeBudgetMs }))
   })
   if (operation.allowGet) {
+    // Cache-Control: no-store is on every API answer (protection.ts).
     app.get(path, { schema: getRouteSchema(operation) }, async (request, reply) => {
-      reply.header('cache-control', 'no-store')
       return sendSuccess(
         request,
         reply,
