@@ -4,9 +4,14 @@
 // resolving and compiling them one by one dominated a one-shot CLI call and the server's start-up.
 // Code splitting keeps each entry to what it imports: `devutils base64` never loads Fastify, the
 // MCP SDK or pino, which `serve` and `mcp` import on demand.
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { build, type Metafile } from 'esbuild'
+import { webCatalogue } from '../src/core/web-catalogue.ts'
+import { operations } from '../src/operations/index.ts'
+import { pipeline } from '../src/served.ts'
+import { WEB_ASSETS_PATH } from '../src/web/paths.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }
@@ -76,3 +81,47 @@ function thirdPartyLicenses(metafile: Metafile): string {
 }
 
 if (!existsSync(join(dirname(outdir), 'dist', 'worker.js'))) throw new Error('the build wrote no dist/worker.js')
+
+await buildWebApp(join(outdir, 'web'))
+
+/**
+ * The web app served at `/`: its script and style under content-hashed names (cached for a year),
+ * the catalogue of operations it draws its forms from, and index.html, which names them and is
+ * revalidated at every load. It holds no third-party code.
+ */
+async function buildWebApp(webOutdir: string) {
+  mkdirSync(webOutdir, { recursive: true })
+  const web = await build({
+    absWorkingDir: root,
+    entryPoints: { app: 'src/web/main.ts' },
+    outdir: webOutdir,
+    entryNames: '[name]-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome111', 'firefox114', 'safari16.4'],
+    minify: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  })
+  const outputs = Object.keys(web.metafile.outputs).map((path) => basename(path))
+  const script = outputs.find((name) => /^app-.*\.js$/.test(name))
+  const style = outputs.find((name) => /^app-.*\.css$/.test(name))
+  if (!script || !style) throw new Error(`the web build wrote no script or no style: ${outputs.join(', ')}`)
+  const catalogue = writeHashed(webOutdir, 'catalogue', 'json', JSON.stringify(webCatalogue(operations, pipeline, packageJson.version)))
+  const icon = writeHashed(webOutdir, 'icon', 'svg', readFileSync(join(root, 'src/web/icon.svg'), 'utf8'))
+  const names: Record<string, string> = { '%SCRIPT%': script, '%STYLE%': style, '%CATALOGUE%': catalogue, '%ICON%': icon }
+  const html = readFileSync(join(root, 'src/web/index.html'), 'utf8').replace(/%[A-Z]+%/g, (placeholder) => {
+    if (!(placeholder in names)) throw new Error(`src/web/index.html has an unknown placeholder ${placeholder}`)
+    return `${WEB_ASSETS_PATH}${names[placeholder]}`
+  })
+  writeFileSync(join(webOutdir, 'index.html'), html)
+}
+
+function writeHashed(folder: string, name: string, extension: string, content: string): string {
+  const fileName = `${name}-${createHash('sha256').update(content).digest('base64url').slice(0, 10)}.${extension}`
+  writeFileSync(join(folder, fileName), content)
+  return fileName
+}

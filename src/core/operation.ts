@@ -64,6 +64,11 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    * than the work. It should be cheap: it runs on the event loop for every request.
    */
   offload?(input: OperationInput<I>): boolean
+  /**
+   * Slow on purpose (a key derivation): interactive surfaces such as the web app run it when asked
+   * rather than at every change of a field.
+   */
+  deliberatelySlow?: boolean
   run(input: OperationInput<I>, context?: RunContext): Static<O> | Promise<Static<O>>
 }
 

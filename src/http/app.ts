@@ -22,6 +22,7 @@ import { bodyBytes, checkCharset } from './json-body.ts'
 import { bufferedStandardOutput, deferredChildLogger, LOG_BASE, type LogStream, registerObservability } from './observability.ts'
 import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
 import { DEFAULT_OVERLOAD_LIMITS, type OverloadLimits, registerProtection } from './protection.ts'
+import { registerWebApp } from './web-app.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -159,7 +160,7 @@ export async function buildApp({
     return sendError(
       request,
       reply,
-      new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX} and its reference at /docs`),
+      new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX}, its reference at /docs and the toolbox at /`),
     )
   })
 
@@ -193,6 +194,7 @@ export async function buildApp({
 
   for (const operation of operations) registerOperation(app, operation, config)
   registerMcpRoute(app, config)
+  registerWebApp(app, operations)
 
   app.get(API_PREFIX, { schema: { tags: ['service'], summary: 'The catalogue of operations' } }, async (request) =>
     success(request, { operations: catalogue(operations) }),

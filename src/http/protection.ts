@@ -76,7 +76,7 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
  * records them. They are the same for every response here (no nonces, no per-route settings), and
  * building them per request was the largest avoidable cost of a small request (docs/PERFORMANCE.md).
  */
-function securityHeaders(): Record<string, string> {
+export function securityHeaders(options = HELMET_OPTIONS): Record<string, string> {
   const headers: Record<string, string> = {}
   const recorder = {
     setHeader: (name: string, value: string) => {
@@ -86,7 +86,7 @@ function securityHeaders(): Record<string, string> {
     removeHeader: () => {},
   }
   let finished = false
-  helmet(HELMET_OPTIONS)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error
     finished = true
   })

@@ -329,6 +329,7 @@ export const passwordHash = defineOperation({
     },
   ],
   offload: () => true,
+  deliberatelySlow: true,
   verdict: { field: 'matches', failure: 'the password does not match the hash' },
   async run({ action, input, hash, algorithm, memoryKiB, iterations, parallelism, cost, logN, blockSize }) {
     if (action === 'verify') {

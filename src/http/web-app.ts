@@ -1,0 +1,110 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { extname } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type helmet from 'helmet'
+import { DevutilsError } from '../core/errors.ts'
+import { type AnyOperation, CATEGORIES } from '../core/operation.ts'
+import { PIPELINE_PATH, TOOL_PATH, WEB_ASSETS_PATH } from '../web/paths.ts'
+import { securityHeaders } from './protection.ts'
+
+/**
+ * The built web app: beside the bundle in dist/web, or, where tsx runs the sources, in the dist/web
+ * the last build wrote.
+ */
+const WEB_ROOT = extname(new URL(import.meta.url).pathname) === '.js' ? new URL('./web/', import.meta.url) : new URL('../../dist/web/', import.meta.url)
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json; charset=utf-8',
+}
+
+/**
+ * The pages' own policy, stricter than the docs page's: scripts, styles and everything else from
+ * this origin only (no inline script or style), and images also from the blob: URLs the page makes
+ * for QR codes.
+ */
+const WEB_APP_HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'blob:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+}
+
+interface WebFile {
+  body: Buffer
+  gzipped?: Buffer
+  type: string
+}
+
+/**
+ * Serves the web app: index.html at `/`, at each operation's page and at the pipeline page, and the
+ * hashed files under /assets/ with a year of caching (a new build gives them new names). Everything
+ * is read and compressed once, at start-up. Without a build, the pages answer 503 and say so.
+ */
+export function registerWebApp(app: FastifyInstance, operations: readonly AnyOperation[]): void {
+  const files = readWebFiles()
+  const htmlHeaders = securityHeaders(WEB_APP_HELMET_OPTIONS)
+  // The workflows have no page of their own: the pipeline has its page at PIPELINE_PATH.
+  const operationNames = new Set(
+    operations.filter((operation) => (CATEGORIES as readonly string[]).includes(operation.category)).map((operation) => operation.name),
+  )
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    const index = files.get('index.html')
+    if (!index) throw new DevutilsError('OVERLOADED', 'The web app is not built on this instance: run `npm run build`; the API is served as usual')
+    reply.headers(htmlHeaders).header('cache-control', 'no-cache')
+    return sendFile(request, reply, index)
+  }
+  const hidden = { schema: { hide: true } }
+  app.get('/', hidden, sendPage)
+  app.get(PIPELINE_PATH, hidden, sendPage)
+  app.get(`${TOOL_PATH}:name`, hidden, (request, reply) => {
+    if (!operationNames.has((request.params as { name: string }).name)) return reply.callNotFound()
+    return sendPage(request, reply)
+  })
+  app.get(`${WEB_ASSETS_PATH}:file`, hidden, (request, reply) => {
+    const name = (request.params as { file: string }).file
+    const file = name === 'index.html' ? undefined : files.get(name)
+    if (!file) return reply.callNotFound()
+    reply.header('cache-control', 'public, max-age=31536000, immutable')
+    return sendFile(request, reply, file)
+  })
+}
+
+function sendFile(request: FastifyRequest, reply: FastifyReply, file: WebFile) {
+  reply.type(file.type).header('vary', 'accept-encoding')
+  if (file.gzipped && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+    return reply.header('content-encoding', 'gzip').send(file.gzipped)
+  }
+  return reply.send(file.body)
+}
+
+function readWebFiles(): Map<string, WebFile> {
+  const files = new Map<string, WebFile>()
+  if (!existsSync(WEB_ROOT)) return files
+  for (const name of readdirSync(WEB_ROOT)) {
+    const type = MEDIA_TYPES[extname(name)]
+    if (!type) continue
+    const body = readFileSync(new URL(name, WEB_ROOT))
+    const gzipped = gzipSync(body, { level: 9 })
+    files.set(name, { body, type, gzipped: gzipped.length < body.length ? gzipped : undefined })
+  }
+  return files
+}

@@ -1,0 +1,48 @@
+// The shape of the catalogue the build writes for the web app (shared by the build and the page).
+
+/** The subset of JSON Schema that operation fields use, as the form reads it. */
+export interface FieldSchema {
+  type?: string
+  enum?: Array<string | number | boolean>
+  const?: string | number | boolean
+  anyOf?: FieldSchema[]
+  default?: unknown
+  description?: string
+  minimum?: number
+  maximum?: number
+  multipleOf?: number
+  minLength?: number
+  maxLength?: number
+  writeOnly?: boolean
+  examples?: unknown[]
+  items?: FieldSchema
+}
+
+export interface WebExample {
+  summary: string
+  input: Record<string, unknown>
+  /** Whether the example documents its output (generators' random outputs are not). */
+  fixedOutput: boolean
+}
+
+export interface WebOperation {
+  name: string
+  category: string
+  summary: string
+  description: string
+  /** The input's fields in the schema's order. */
+  fields: Array<{ name: string; required: boolean; schema: FieldSchema }>
+  /** The top-level fields of `data`, with their descriptions. */
+  outputFields: Record<string, string>
+  examples: WebExample[]
+  deliberatelySlow: boolean
+  /** The boolean field of `data` that says whether a check held. */
+  verdictField?: string
+}
+
+export interface WebCatalogue {
+  version: string
+  categories: string[]
+  operations: WebOperation[]
+  pipeline: { maxSteps: number; summary: string; description: string }
+}

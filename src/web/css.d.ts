@@ -1,0 +1,2 @@
+// esbuild bundles the imported style sheet into the app's CSS file.
+declare module '*.css'

@@ -1,0 +1,62 @@
+type Child = Node | string | number | false | null | undefined
+type Attributes = Record<string, string | number | boolean | EventListener | undefined>
+
+/**
+ * Creates an element: attributes as given (`true` sets an empty one, `false` and `undefined` none),
+ * `on…` functions as event listeners, text children as text nodes (never parsed as HTML).
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag)
+  for (const [name, value] of Object.entries(attributes)) {
+    if (typeof value === 'function') element.addEventListener(name.slice(2).toLowerCase(), value)
+    else if (value === true) element.setAttribute(name, '')
+    else if (value !== false && value !== undefined) element.setAttribute(name, String(value))
+  }
+  append(element, children)
+  return element
+}
+
+export function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === false || child === null || child === undefined) continue
+    parent.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)))
+  }
+}
+
+/**
+ * Text of an operation's description with its `code` spans as <code> elements: the descriptions are
+ * written in Markdown for the OpenAPI document, and backticks are all of it worth rendering here.
+ */
+export function richText(text: string): Node[] {
+  return text.split('`').map((part, index) => (index % 2 === 1 ? h('code', {}, part) : document.createTextNode(part)))
+}
+
+let copyFallback: HTMLTextAreaElement | undefined
+
+/** Copies text, also where the asynchronous clipboard is unavailable (a plain-HTTP address on a network). */
+export async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text)
+  copyFallback ??= h('textarea', { class: 'offscreen', 'aria-hidden': 'true', tabindex: -1 })
+  document.body.append(copyFallback)
+  copyFallback.value = text
+  copyFallback.select()
+  document.execCommand('copy')
+  copyFallback.remove()
+}
+
+/** A button that copies what `text` gives when pressed, and says so. */
+export function copyButton(label: string, text: () => string): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: 'secondary small' }, label)
+  button.addEventListener('click', async () => {
+    try {
+      await copyText(text())
+      button.textContent = 'Copied'
+    } catch {
+      button.textContent = 'Copy failed'
+    }
+    setTimeout(() => {
+      button.textContent = label
+    }, 1500)
+  })
+  return button
+}

@@ -1,0 +1,381 @@
+import type { FieldSchema, WebOperation } from './catalogue-types.ts'
+import { h, richText } from './dom.ts'
+
+/** What a field holds: nothing to send, a value to send (with its text, as the URL keeps it), or an error of its own. */
+export type FieldReading = { kind: 'omit' } | { kind: 'value'; value: unknown; text: string } | { kind: 'invalid'; message: string }
+
+type Field = WebOperation['fields'][number]
+
+/** The control of one field: how it reads, how it is set from text (a URL) or from a value (an example). */
+interface Control {
+  element: HTMLElement
+  read(): FieldReading
+  setText(text: string | undefined): void
+  setValue(value: unknown): void
+  /** The control a message about the field points at, and that receives focus to fix it. */
+  focusTarget: HTMLElement
+}
+
+export interface FieldView {
+  field: Field
+  control: Control
+  container: HTMLElement
+  errorSlot: HTMLElement
+}
+
+export interface OperationForm {
+  element: HTMLElement
+  fields: FieldView[]
+  /** The request body, or the fields' own errors (a number that is not one, JSON that does not parse). */
+  read(): { body: Record<string, unknown> } | { errors: Array<{ field: string; message: string }> }
+  /** The fields as URL parameters: only those that differ from their defaults, never a secret. */
+  shareableParams(): URLSearchParams
+  setFromParams(params: URLSearchParams): void
+  setFromValues(values: Record<string, unknown>): void
+  showError(field: string, message: string, location?: ErrorLocation): boolean
+  clearErrors(): void
+}
+
+/** Where in a field's text a 422 says the problem lies. */
+export interface ErrorLocation {
+  position?: number
+  line?: number
+  column?: number
+  row?: number
+  path?: string
+}
+
+let formCount = 0
+
+/**
+ * A form for an operation's input, drawn from its schema: a select for an enum, a switch for a
+ * boolean, a number input with the schema's bounds, a text area for text and JSON, each with its
+ * description as help and its default filled in.
+ */
+export function buildForm(fields: Field[], onChange: () => void): OperationForm {
+  const prefix = `f${++formCount}`
+  const views: FieldView[] = fields.map((field) => {
+    const id = `${prefix}-${field.name}`
+    const control = controlFor(field, id)
+    const helpId = `${id}-help`
+    const errorSlot = h('div', { class: 'field-error', id: `${id}-error`, 'aria-live': 'polite' })
+    control.focusTarget.setAttribute('aria-describedby', `${helpId} ${id}-error`)
+    const badges = [
+      field.required ? h('span', { class: 'badge' }, 'required') : null,
+      field.schema.writeOnly ? h('span', { class: 'badge secret', title: 'A secret: never put in a shared link' }, 'secret, not shared') : null,
+    ]
+    const label =
+      control.element instanceof HTMLFieldSetElement
+        ? null
+        : h('label', { for: id, class: 'field-label' }, h('span', { class: 'field-name' }, field.name), ...badges)
+    if (control.element instanceof HTMLFieldSetElement) control.element.prepend(h('legend', { class: 'field-label' }, field.name, ...badges))
+    const container = h(
+      'div',
+      { class: `field field-${field.name}`, 'data-field': field.name },
+      label,
+      control.element,
+      h('p', { class: 'help', id: helpId }, ...richText(helpText(field.schema))),
+      errorSlot,
+    )
+    return { field, control, container, errorSlot }
+  })
+  const element = h('div', { class: 'form-fields' }, ...views.map((view) => view.container))
+  element.addEventListener('input', onChange)
+  element.addEventListener('change', onChange)
+
+  const byName = new Map(views.map((view) => [view.field.name, view]))
+  return {
+    element,
+    fields: views,
+    read() {
+      const body: Record<string, unknown> = {}
+      const errors: Array<{ field: string; message: string }> = []
+      for (const { field, control } of views) {
+        const reading = control.read()
+        if (reading.kind === 'invalid') errors.push({ field: field.name, message: reading.message })
+        else if (reading.kind === 'value' && (field.required || reading.text !== defaultText(field.schema))) body[field.name] = reading.value
+      }
+      return errors.length > 0 ? { errors } : { body }
+    },
+    shareableParams() {
+      const params = new URLSearchParams()
+      for (const { field, control } of views) {
+        if (field.schema.writeOnly) continue
+        const reading = control.read()
+        if (reading.kind === 'value' && reading.text !== defaultText(field.schema)) params.set(field.name, reading.text)
+      }
+      return params
+    },
+    setFromParams(params) {
+      for (const { field, control } of views) control.setText(field.schema.writeOnly ? undefined : (params.get(field.name) ?? undefined))
+    },
+    setFromValues(values) {
+      for (const { field, control } of views) {
+        if (field.name in values) control.setValue(values[field.name])
+        else control.setText(undefined)
+      }
+    },
+    showError(fieldName, message, location) {
+      const view = byName.get(fieldName)
+      if (!view) return false
+      view.container.classList.add('has-error')
+      view.control.focusTarget.setAttribute('aria-invalid', 'true')
+      view.errorSlot.replaceChildren(h('p', { class: 'error-message' }, message))
+      if (location) view.errorSlot.append(locationView(view.control.focusTarget, location))
+      return true
+    },
+    clearErrors() {
+      for (const view of views) {
+        view.container.classList.remove('has-error')
+        view.control.focusTarget.removeAttribute('aria-invalid')
+        view.errorSlot.replaceChildren()
+      }
+    },
+  }
+}
+
+function helpText(schema: FieldSchema): string {
+  const parts = [schema.description ?? '']
+  const bounds = numberBounds(schema)
+  if (bounds && !/\d/.test(schema.description ?? '')) parts.push(bounds)
+  return parts.join(' ').trim()
+}
+
+function numberBounds(schema: FieldSchema): string | undefined {
+  if (schema.type !== 'integer' && schema.type !== 'number') return undefined
+  if (schema.minimum !== undefined && schema.maximum !== undefined) return `From ${schema.minimum} to ${schema.maximum}.`
+  if (schema.minimum !== undefined) return `At least ${schema.minimum}.`
+  if (schema.maximum !== undefined) return `At most ${schema.maximum}.`
+  return undefined
+}
+
+/** A default as the text its control shows, so that a field left at its default is not sent nor shared. */
+function defaultText(schema: FieldSchema): string | undefined {
+  return schema.default === undefined ? undefined : textOf(schema.default)
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return JSON.stringify(value, null, 2)
+}
+
+/** The constant choices of a field, when it has nothing but: an enum, or consts and small integer ranges. */
+function choicesOf(schema: FieldSchema): Array<string | number | boolean> | undefined {
+  if (schema.enum) return schema.enum
+  if (!schema.anyOf) return undefined
+  const choices: Array<string | number | boolean> = []
+  for (const member of schema.anyOf) {
+    if (member.const !== undefined) choices.push(member.const)
+    else if (member.enum) choices.push(...member.enum)
+    else if (member.type === 'integer' && member.minimum !== undefined && member.maximum !== undefined && member.maximum - member.minimum <= 16) {
+      for (let value = member.minimum; value <= member.maximum; value++) choices.push(value)
+    } else return undefined
+  }
+  return choices
+}
+
+function controlFor(field: Field, id: string): Control {
+  const { schema } = field
+  const choices = choicesOf(schema)
+  if (choices) return selectControl(id, choices, schema.default, field.required)
+  if (schema.type === 'boolean') return schema.default === undefined ? tristateControl(id) : switchControl(id, schema.default === true)
+  if (schema.type === 'integer' || schema.type === 'number') return numberControl(id, schema, field.required)
+  if (schema.type === 'object' || schema.type === 'array') return jsonControl(id, schema)
+  return textControl(id, field)
+}
+
+function choiceLabel(choice: string | number | boolean): string {
+  if (choice === '\t') return 'tab'
+  if (choice === '') return '(empty)'
+  return String(choice)
+}
+
+function selectControl(id: string, choices: Array<string | number | boolean>, fallback: unknown, required: boolean): Control {
+  const hasDefault = fallback !== undefined
+  const select = h(
+    'select',
+    { id },
+    hasDefault ? null : h('option', { value: '' }, required ? 'Choose…' : '(not set)'),
+    ...choices.map((choice, index) => h('option', { value: String(index) }, choiceLabel(choice))),
+  )
+  const indexOfText = (text: string | undefined) => choices.findIndex((choice) => String(choice) === text)
+  const setText = (text: string | undefined) => {
+    const index = indexOfText(text ?? (hasDefault ? String(fallback) : undefined))
+    select.value = index >= 0 ? String(index) : hasDefault ? String(indexOfText(String(fallback))) : ''
+  }
+  setText(undefined)
+  return {
+    element: select,
+    focusTarget: select,
+    read() {
+      if (select.value === '') return { kind: 'omit' }
+      const choice = choices[Number(select.value)]
+      return { kind: 'value', value: choice, text: String(choice) }
+    },
+    setText,
+    setValue: (value) => setText(String(value)),
+  }
+}
+
+function switchControl(id: string, fallback: boolean): Control {
+  const input = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch' })
+  const setText = (text: string | undefined) => {
+    input.checked = text === undefined ? fallback : text === 'true'
+  }
+  setText(undefined)
+  return {
+    element: h('span', { class: 'switch-wrap' }, input),
+    focusTarget: input,
+    read: () => ({ kind: 'value', value: input.checked, text: String(input.checked) }),
+    setText,
+    setValue: (value) => setText(String(value)),
+  }
+}
+
+/** A boolean without a default (its default depends on another field): unset, true or false. */
+function tristateControl(id: string): Control {
+  return selectControl(id, [true, false], undefined, false)
+}
+
+function numberControl(id: string, schema: FieldSchema, required: boolean): Control {
+  const input = h('input', {
+    type: 'number',
+    id,
+    inputmode: schema.type === 'integer' ? 'numeric' : 'decimal',
+    min: schema.minimum,
+    max: schema.maximum,
+    step: schema.multipleOf ?? (schema.type === 'integer' ? 1 : 'any'),
+    placeholder: schema.default === undefined ? (required ? 'required' : 'not set') : undefined,
+  })
+  const setText = (text: string | undefined) => {
+    input.value = text ?? (schema.default === undefined ? '' : String(schema.default))
+  }
+  setText(undefined)
+  return {
+    element: input,
+    focusTarget: input,
+    read() {
+      if (input.validity.badInput) return { kind: 'invalid', message: 'is not a number' }
+      if (input.value.trim() === '') return { kind: 'omit' }
+      const value = Number(input.value)
+      return { kind: 'value', value, text: String(value) }
+    },
+    setText,
+    setValue: (value) => setText(String(value)),
+  }
+}
+
+function jsonControl(id: string, schema: FieldSchema): Control {
+  const area = h('textarea', {
+    id,
+    rows: 3,
+    spellcheck: 'false',
+    class: 'code',
+    placeholder: schema.type === 'array' ? 'JSON array, e.g. ["a", "b"]' : 'JSON object',
+  })
+  const setText = (text: string | undefined) => {
+    area.value = text ?? (schema.default === undefined ? '' : textOf(schema.default))
+  }
+  setText(undefined)
+  return {
+    element: area,
+    focusTarget: area,
+    read() {
+      if (area.value.trim() === '') return { kind: 'omit' }
+      try {
+        return { kind: 'value', value: JSON.parse(area.value), text: area.value }
+      } catch (error) {
+        return { kind: 'invalid', message: `is not valid JSON: ${(error as Error).message}` }
+      }
+    },
+    setText,
+    setValue: (value) => setText(textOf(value)),
+  }
+}
+
+/**
+ * Text, and the fields that take text or something else (a date or a number, a JWK as text or
+ * object, JSON for the converters): every one of those accepts the text form, which is what is sent.
+ */
+function textControl(id: string, field: Field): Control {
+  const { schema } = field
+  const multiline = field.name === 'input' || field.required || (schema.maxLength ?? Number.POSITIVE_INFINITY) >= 4096 || schema.type !== 'string'
+  const example = schema.examples?.[0]
+  const attributes = {
+    id,
+    spellcheck: 'false',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    maxlength: schema.maxLength,
+    placeholder: example === undefined ? undefined : `e.g. ${textOf(example).split('\n')[0]}`,
+  }
+  const control = multiline
+    ? h('textarea', { ...attributes, rows: field.name === 'input' ? 6 : 3, class: 'code' })
+    : h('input', { ...attributes, type: 'text' })
+  const setText = (text: string | undefined) => {
+    control.value = text ?? (schema.default === undefined ? '' : textOf(schema.default))
+  }
+  setText(undefined)
+  return {
+    element: control,
+    focusTarget: control,
+    read() {
+      if (control.value === '' && !field.required && schema.default === undefined) return { kind: 'omit' }
+      return { kind: 'value', value: control.value, text: control.value }
+    },
+    setText,
+    setValue: (value) => setText(textOf(value)),
+  }
+}
+
+/** Where a 422 points, shown under its field: line and column, the line itself with a caret, and a button that selects the spot. */
+function locationView(target: HTMLElement, location: ErrorLocation): HTMLElement {
+  const text = target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement ? target.value : ''
+  let { line, column } = location
+  const { position } = location
+  if (position !== undefined && line === undefined && position <= text.length) {
+    const before = text.slice(0, position).split('\n')
+    line = before.length
+    column = before[before.length - 1].length + 1
+  }
+  const parts: string[] = []
+  if (line !== undefined) parts.push(`line ${line}`)
+  if (column !== undefined) parts.push(`column ${column}`)
+  if (position !== undefined) parts.push(`position ${position}`)
+  if (location.row !== undefined) parts.push(`row ${location.row}`)
+  if (location.path !== undefined) parts.push(`at ${location.path}`)
+  const view = h('div', { class: 'error-location' })
+  if (parts.length > 0) view.append(h('p', {}, `At ${parts.join(', ')}`))
+  if (line !== undefined && text !== '') {
+    const lineText = text.split('\n')[line - 1]
+    if (lineText !== undefined) {
+      const caret = column === undefined ? '' : `${' '.repeat(Math.max(0, column - 1))}^`
+      view.append(h('pre', { class: 'excerpt', 'aria-hidden': 'true' }, `${lineText}\n${caret}`))
+    }
+    if (column !== undefined && (target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement)) {
+      const offset =
+        text
+          .split('\n')
+          .slice(0, line - 1)
+          .reduce((sum, previous) => sum + previous.length + 1, 0) +
+        column -
+        1
+      view.append(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary small',
+            onclick: () => {
+              target.focus()
+              target.setSelectionRange(offset, Math.min(offset + 1, text.length))
+            },
+          },
+          'Show in the field',
+        ),
+      )
+    }
+  }
+  return view
+}

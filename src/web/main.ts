@@ -1,0 +1,84 @@
+import './style.css'
+import type { WebCatalogue } from './catalogue-types.ts'
+import { h } from './dom.ts'
+import { homePage } from './home.ts'
+import { PIPELINE_PATH, TOOL_PATH } from './paths.ts'
+import { pipelinePage } from './pipeline.ts'
+import { toolPage } from './tool.ts'
+
+const main = document.getElementById('main')!
+let dispose: (() => void) | undefined
+
+async function loadCatalogue(): Promise<WebCatalogue> {
+  const address = document.querySelector<HTMLMetaElement>('meta[name="devutils-catalogue"]')!.content
+  const response = await fetch(address)
+  if (!response.ok) throw new Error(`the catalogue of operations did not load (${response.status})`)
+  return (await response.json()) as WebCatalogue
+}
+
+/** Draws the page of the current address; `moveFocus` after a navigation inside the app, as a new page load would. */
+function route(catalogue: WebCatalogue, moveFocus: boolean) {
+  dispose?.()
+  dispose = undefined
+  const path = location.pathname.replace(/(.)\/$/, '$1')
+  let title = 'devutils'
+  if (path.startsWith(TOOL_PATH)) {
+    const operation = catalogue.operations.find((candidate) => candidate.name === decodeURIComponent(path.slice(TOOL_PATH.length)))
+    if (operation) {
+      const page = toolPage(operation)
+      main.replaceChildren(page.element)
+      dispose = page.dispose
+      title = `${operation.name}: ${operation.summary} · devutils`
+    } else {
+      main.replaceChildren(h('h1', { tabindex: -1 }, 'No such tool'), h('p', {}, h('a', { href: '/' }, 'See every tool')))
+    }
+  } else if (path === PIPELINE_PATH) {
+    const page = pipelinePage(catalogue)
+    main.replaceChildren(page.element)
+    dispose = page.dispose
+    title = 'Pipeline · devutils'
+  } else {
+    main.replaceChildren(homePage(catalogue))
+    title = 'devutils: developer utilities'
+  }
+  document.title = title
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('.site-header nav a')) {
+    const current = link.pathname === path || (link.pathname === '/' && path.startsWith(TOOL_PATH))
+    if (current) link.setAttribute('aria-current', 'page')
+    else link.removeAttribute('aria-current')
+  }
+  if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus()
+}
+
+/** Whether a link leads to a page of this app (the API reference and everything else are loaded as usual). */
+function isAppPath(url: URL): boolean {
+  return url.origin === location.origin && (url.pathname === '/' || url.pathname === PIPELINE_PATH || url.pathname.startsWith(TOOL_PATH))
+}
+
+async function start() {
+  let catalogue: WebCatalogue
+  try {
+    catalogue = await loadCatalogue()
+  } catch (error) {
+    main.replaceChildren(
+      h('h1', {}, 'devutils'),
+      h('p', { class: 'status error' }, `The page could not start: ${(error as Error).message}. The API is at /api/v1.`),
+    )
+    return
+  }
+  document.addEventListener('click', (event) => {
+    const link = (event.target as Element).closest?.('a')
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target) return
+    const url = new URL(link.href)
+    if (!isAppPath(url)) return
+    event.preventDefault()
+    if (url.href === location.href) return
+    history.pushState(null, '', url)
+    route(catalogue, true)
+    window.scrollTo(0, 0)
+  })
+  window.addEventListener('popstate', () => route(catalogue, true))
+  route(catalogue, false)
+}
+
+void start()

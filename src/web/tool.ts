@@ -1,0 +1,197 @@
+import { renderData } from './answer.ts'
+import { type Answer, callOperation, curlCommand } from './api.ts'
+import type { WebOperation } from './catalogue-types.ts'
+import { copyButton, h, richText } from './dom.ts'
+import { showErrorInForm } from './errors.ts'
+import { buildForm } from './form.ts'
+import { readFragment, writeFragment } from './fragment.ts'
+
+const DEBOUNCE_MS = 250
+
+/**
+ * One operation's page: its form, its examples, and its answer, which follows the fields as they
+ * change (except for a deliberately slow operation, which runs on request). The fields that are
+ * not secret live in the URL's fragment, so that the address reproduces the computation.
+ */
+export function toolPage(operation: WebOperation): { element: HTMLElement; dispose(): void } {
+  const autoRun = !operation.deliberatelySlow
+  const status = h('p', { class: 'status', role: 'status', id: 'answer-status' })
+  const answerSlot = h('div', { class: 'answer-slot', id: 'answer' })
+  const curlSlot = h('pre', { class: 'code curl', tabindex: 0 })
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let controller: AbortController | undefined
+  let sequence = 0
+
+  const onChange = () => {
+    writeFragment(form.shareableParams())
+    if (!autoRun) return
+    clearTimeout(timer)
+    timer = setTimeout(run, DEBOUNCE_MS)
+  }
+  const form = buildForm(operation.fields, onChange)
+
+  async function run() {
+    clearTimeout(timer)
+    form.clearErrors()
+    const reading = form.read()
+    if ('errors' in reading) {
+      for (const problem of reading.errors) form.showError(problem.field, `${problem.field} ${problem.message}`)
+      showStatus('error', 'Fix the field marked in the form: nothing was sent.')
+      return
+    }
+    curlSlot.textContent = curlCommand(operation.name, reading.body)
+    controller?.abort()
+    controller = new AbortController()
+    const mine = ++sequence
+    showStatus('busy', 'Running…')
+    let answer: Answer
+    try {
+      answer = await callOperation(operation.name, reading.body, controller.signal)
+    } catch (error) {
+      if (mine === sequence) showStatus('error', `The request failed: ${(error as Error).message}`)
+      return
+    }
+    if (mine !== sequence) return
+    showAnswer(answer)
+  }
+
+  function showStatus(kind: 'busy' | 'done' | 'error', text: string, ...extra: Array<Node | string>) {
+    status.className = `status ${kind}`
+    status.replaceChildren(text, ...extra)
+    answerSlot.setAttribute('aria-busy', String(kind === 'busy'))
+  }
+
+  function showAnswer(answer: Answer) {
+    if (answer.success) {
+      showStatus('done', 'Answered in ', h('span', { id: 'processing-time' }, `${answer.meta.processingTime} ms`), ' of processing.')
+      answerSlot.replaceChildren(renderData(answer, operation))
+      return
+    }
+    const { error } = answer
+    const unplaced = showErrorInForm(form, error)
+    const retry = answer.retryAfter ? ` Retry in ${answer.retryAfter} s.` : ''
+    showStatus('error', `${answer.status} ${error.code}: ${unplaced.length > 0 ? unplaced.join('; ') : 'see the field marked in the form.'}${retry}`)
+    answerSlot.replaceChildren()
+  }
+
+  const examples = h(
+    'div',
+    { class: 'examples', role: 'group', 'aria-labelledby': 'examples-label' },
+    h('span', { id: 'examples-label', class: 'examples-label' }, 'Examples:'),
+    ...operation.examples.map((example, index) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary small example',
+          'data-example': index,
+          onclick: () => {
+            form.setFromValues(example.input)
+            writeFragment(form.shareableParams())
+            void run()
+          },
+        },
+        example.summary,
+      ),
+    ),
+  )
+
+  const formElement = h(
+    'form',
+    { class: 'tool-form', novalidate: true, 'aria-label': `${operation.name} input` },
+    form.element,
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: autoRun ? 'secondary' : 'primary', id: 'run' }, autoRun ? 'Run again' : 'Run'),
+      copyButton('Copy link', () => location.href),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => {
+            form.setFromParams(new URLSearchParams())
+            onChange()
+          },
+        },
+        'Reset',
+      ),
+    ),
+    h(
+      'p',
+      { class: 'hint' },
+      autoRun ? 'The answer follows your typing. ' : 'This operation is slow on purpose: press Run (or Ctrl+Enter). ',
+      'Secrets are never put in the link.',
+    ),
+  )
+  formElement.addEventListener('submit', (event) => {
+    event.preventDefault()
+    void run()
+  })
+  formElement.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault()
+      void run()
+    }
+  })
+
+  const element = h(
+    'article',
+    { class: 'tool', 'data-operation': operation.name },
+    h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'All tools'), ` / ${operation.category}`),
+    h('h1', { tabindex: -1 }, operation.name),
+    h('p', { class: 'summary' }, operation.summary),
+    h('details', { class: 'about' }, h('summary', {}, 'How it works'), h('p', {}, ...richText(operation.description))),
+    examples,
+    h(
+      'div',
+      { class: 'tool-grid' },
+      h('section', { class: 'panel', 'aria-labelledby': 'input-heading' }, h('h2', { id: 'input-heading' }, 'Input'), formElement),
+      h(
+        'section',
+        { class: 'panel output', 'aria-labelledby': 'answer-heading' },
+        h('h2', { id: 'answer-heading' }, 'Answer'),
+        status,
+        answerSlot,
+        h(
+          'details',
+          { class: 'request' },
+          h('summary', {}, 'The same request with curl'),
+          h(
+            'div',
+            { class: 'toolbar' },
+            copyButton('Copy command', () => curlSlot.textContent ?? ''),
+          ),
+          curlSlot,
+        ),
+      ),
+    ),
+  )
+
+  const params = readFragment()
+  form.setFromParams(params)
+  const hasRequired = operation.fields.some((field) => field.required)
+  if (autoRun && ([...params.keys()].length > 0 || !hasRequired)) void run()
+  else {
+    showStatus('done', autoRun ? 'Type an input, or pick an example.' : 'Fill in the fields and press Run, or pick an example.')
+    curlSlot.textContent = curlCommand(operation.name, 'body' in form.read() ? (form.read() as { body: object }).body : {})
+  }
+
+  const onHashChange = () => {
+    const current = form.shareableParams().toString()
+    const wanted = readFragment()
+    if (wanted.toString() === current) return
+    form.setFromParams(wanted)
+    if (autoRun) void run()
+  }
+  window.addEventListener('hashchange', onHashChange)
+  return {
+    element,
+    dispose() {
+      clearTimeout(timer)
+      controller?.abort()
+      window.removeEventListener('hashchange', onHashChange)
+    },
+  }
+}

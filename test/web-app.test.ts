@@ -1,0 +1,374 @@
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { setTimeout as delay } from 'node:timers/promises'
+import { gunzipSync } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { validate } from '../src/core/validate.ts'
+import { operations, operationsByName } from '../src/operations/index.ts'
+import { buildTestApp } from './helpers.ts'
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+/** Set to docs/screenshots to refresh the README's screenshots; elsewhere they go to a temporary folder. */
+const SCREENSHOTS = process.env.DEVUTILS_SCREENSHOTS ?? '/tmp/devutils-web-app'
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+describe('the web app in headless Chromium, offline, under its CSP', { timeout: 240_000 }, () => {
+  let app: FastifyInstance
+  let browser: Browser
+  let origin: string
+  const offOrigin: string[] = []
+  const cspReports: string[] = []
+  const pageErrors: string[] = []
+  const failedAssets: string[] = []
+
+  async function newContext(colorScheme: 'light' | 'dark' = 'light', viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+    const context = await browser.newContext({ viewport, colorScheme })
+    await context.route('**/*', (route) => {
+      const url = route.request().url()
+      if (new URL(url).origin === origin) return route.continue()
+      offOrigin.push(url)
+      return route.abort('blockedbyclient')
+    })
+    await context.addInitScript({
+      content:
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the script is run in the browser, where the template is evaluated
+        "document.addEventListener('securitypolicyviolation', (event) => console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI}`))",
+    })
+    context.on('page', watch)
+    return context
+  }
+
+  function watch(page: Page) {
+    page.setDefaultTimeout(15_000)
+    page.on('console', (message) => {
+      const text = message.text()
+      if (text.includes('Content Security Policy') || text.includes('securitypolicyviolation')) cspReports.push(text.slice(0, 300))
+    })
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    page.on('response', (response) => {
+      // The API's 400s and 422s are what some tests ask for; anything else refused is a fault.
+      if (response.status() >= 400 && !new URL(response.url()).pathname.startsWith('/api/v1/')) failedAssets.push(`${response.status()} ${response.url()}`)
+    })
+  }
+
+  let context: BrowserContext
+  let page: Page
+
+  before(async () => {
+    assert.ok(
+      existsSync(CHROMIUM_PATH),
+      `Chromium is not at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium', or set CHROMIUM_PATH to a Chromium binary`,
+    )
+    // Key derivation on a worker thread of a busy test machine may take longer than the default budget.
+    app = await buildTestApp({ timeBudgetMs: 30_000 })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    context = await newContext()
+    page = await context.newPage()
+    mkdirSync(SCREENSHOTS, { recursive: true })
+  })
+
+  after(async () => {
+    await browser?.close()
+    await app?.close()
+  })
+
+  /** Polls from here rather than in the page, where the CSP refuses the evaluated code Playwright's waitForFunction would run. */
+  async function until(what: string, check: () => Promise<boolean>) {
+    const deadline = Date.now() + 15_000
+    while (!(await check())) {
+      if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`)
+      await delay(40)
+    }
+  }
+
+  /** Waits until the answer of the latest request is shown (or its error), and returns the status line. */
+  async function settled(target: Page = page): Promise<string> {
+    let text = ''
+    await until('an answer', async () => {
+      // Text and state read at once, so that neither can be from before the other changed.
+      const status = (await target.evaluate(
+        "(({ textContent, className }) => ({ textContent, className }))(document.getElementById('answer-status') ?? { textContent: '', className: '' })",
+      )) as { textContent: string; className: string }
+      text = status.textContent
+      return text !== '' && !status.className.includes('busy')
+    })
+    return text
+  }
+
+  /** Waits until the text of the element with this id is `expected`, or starts with it, or includes it. */
+  async function untilText(target: Page, id: string, expected: string, how: 'equals' | 'startsWith' | 'includes' = 'equals') {
+    const element = target.locator(`#${id}`)
+    await until(`#${id} ${how} ${expected}`, async () => {
+      const text = (await element.count()) === 0 ? '' : ((await element.textContent()) ?? '')
+      return how === 'equals' ? text === expected : text[how](expected)
+    })
+  }
+
+  async function shownData(target: Page = page): Promise<Record<string, unknown>> {
+    return JSON.parse((await target.locator('#answer-json').textContent()) ?? 'null') as Record<string, unknown>
+  }
+
+  test("every operation's page loads, runs its first example and shows the documented data", async () => {
+    for (const operation of operations) {
+      await page.goto(`${origin}/tools/${operation.name}`)
+      await settled()
+      const [example] = operation.examples
+      const answered = page.waitForResponse((response) => response.url() === `${origin}/api/v1/${operation.name}` && response.request().method() === 'POST')
+      await page.locator('button[data-example="0"]').click()
+      await answered
+      const status = await settled()
+      assert.match(status, /Answered in [\d.]+ ms/, `${operation.name}: ${status}`)
+      const data = await shownData()
+      if (example.output !== undefined) assert.deepEqual(data, example.output, `${operation.name}: ${example.summary}`)
+      else validate(operation.output, data, 'data')
+    }
+  })
+
+  test('a field the API refuses (400) shows its message next to that field', async () => {
+    await page.goto(`${origin}/tools/base64#input=hi&lineLength=6`)
+    assert.match(await settled(), /400 VALIDATION_ERROR/)
+    const error = page.locator('.field-lineLength .field-error')
+    assert.match((await error.textContent()) ?? '', /lineLength must be a multiple of 4/)
+    assert.equal(await page.locator('.field-lineLength input').getAttribute('aria-invalid'), 'true')
+    assert.equal(await page.locator('.field-input .field-error').textContent(), '')
+  })
+
+  test('a 422 shows its position in the input, and its line and column', async () => {
+    await page.goto(`${origin}/tools/base64#input=aGk*&action=decode`)
+    assert.match(await settled(), /422 INVALID_INPUT/)
+    const error = (await page.locator('.field-input .field-error').textContent()) ?? ''
+    assert.match(error, /not a base64 character/)
+    assert.match(error, /line 1, column 4, position 3/)
+
+    await page.goto(`${origin}/tools/json#${new URLSearchParams({ input: '{\n  "a": 1,\n  "b" 2\n}' })}`)
+    assert.match(await settled(), /422 INVALID_INPUT/)
+    const excerpt = page.locator('.field-input .excerpt')
+    assert.match((await page.locator('.field-input .error-location').textContent()) ?? '', /line 3, column \d+/)
+    assert.match((await excerpt.textContent()) ?? '', /"b" 2\n\s*\^/)
+  })
+
+  test('a shared URL reproduces the inputs and the answer', async () => {
+    await page.goto(`${origin}/tools/base64`)
+    await page.locator('.field-action select').selectOption({ label: 'decode' })
+    await page.locator('.field-input textarea').fill('aGVsbG8gd29ybGQ')
+    await untilText(page, 'answer-result', 'hello world')
+    const shared = page.url()
+    assert.equal(new URL(shared).hash, '#input=aGVsbG8gd29ybGQ&action=decode')
+
+    const other = await context.newPage()
+    await other.goto(shared)
+    await settled(other)
+    assert.equal(await other.locator('.field-input textarea').inputValue(), 'aGVsbG8gd29ybGQ')
+    assert.equal(await other.locator('.field-action select option:checked').textContent(), 'decode')
+    assert.equal(await other.locator('#answer-result').textContent(), 'hello world')
+    await other.close()
+  })
+
+  test('a secret never appears in the URL', async () => {
+    await page.goto(`${origin}/tools/hmac`)
+    await page.locator('.field-input textarea').fill('the message')
+    await page.locator('.field-key textarea').fill('very-secret-key')
+    await page.locator('.field-encoding select').selectOption({ label: 'base64' })
+    await untilText(page, 'answer-status', 'Answered', 'startsWith')
+    assert.match(page.url(), /input=the\+message/)
+    assert.match(page.url(), /encoding=base64/)
+    assert.doesNotMatch(page.url(), /very-secret-key|key=/)
+
+    // password-hash: the password is its input, and the hash to verify is a secret too.
+    await page.goto(`${origin}/tools/password-hash`)
+    await page.locator('button[data-example="2"]').click()
+    assert.match(await settled(), /Answered/)
+    assert.equal((await shownData()).matches, true)
+    assert.doesNotMatch(decodeURIComponent(page.url()), /abc|\$2a\$/)
+    assert.match(page.url(), /action=verify/)
+  })
+
+  test('the pipeline page chains operations, and its URL reproduces the chain', async () => {
+    await page.goto(`${origin}/pipeline`)
+    await page.locator('.field-input textarea').first().fill('hello')
+    await page.locator('#add-step').click()
+    await page.locator('#step-1-operation').selectOption('hex-text')
+    await untilText(page, 'answer-result', '614756736247383d')
+    const shared = page.url()
+    assert.doesNotMatch(shared, /step-/)
+    const other = await context.newPage()
+    await other.goto(shared)
+    await settled(other)
+    assert.equal(await other.locator('#answer-result').textContent(), '614756736247383d')
+    assert.equal(await other.locator('#step-1-operation').inputValue(), 'hex-text')
+    // An error names its step.
+    await other.locator('#step-0-operation').selectOption('base32')
+    await other.locator('[data-step="0"] .field-action select').selectOption({ label: 'decode' })
+    await untilText(other, 'answer-status', '422', 'startsWith')
+    assert.match((await other.locator('#answer-status').textContent()) ?? '', /422 INVALID_INPUT: Step 0 \(base32\)/)
+    assert.equal(await other.locator('[data-step="0"]').getAttribute('class'), 'step panel has-error')
+    await other.close()
+  })
+
+  test('search finds an operation by a word from its summary', async () => {
+    await page.goto(origin)
+    const summaryWord = operationsByName.get('url')!.summary.split(' ')[0]
+    assert.equal(summaryWord, 'Percent-encode')
+    assert.equal(await page.locator('.cards li:visible').count(), operations.length)
+    await page.locator('#search').fill('percent')
+    await untilText(page, 'search-count', 'match', 'includes')
+    const shown = await page.locator('.cards li:visible').evaluateAll((items) => items.map((item) => item.getAttribute('data-operation')))
+    assert.ok(shown.includes('url'), `url is found: ${shown.join(', ')}`)
+    assert.ok(!shown.includes('base64'))
+    await page.locator('#search').fill('zzzz-nothing')
+    assert.equal(await page.locator('#search-count').textContent(), 'No tool matches.')
+  })
+
+  test('keyboard only: from the home page to an answer', async () => {
+    await page.goto(origin)
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Skip to content')
+    const reached = async (selector: string) => {
+      for (let presses = 0; presses < 40; presses++) {
+        if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return
+        await page.keyboard.press('Tab')
+      }
+      assert.fail(`Tab never reached ${selector}`)
+    }
+    await reached('#search')
+    await page.keyboard.type('rot13')
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`${origin}/tools/rot13`)
+    await reached('.field-input textarea')
+    await page.keyboard.type('Hello')
+    await reached('#run')
+    await page.keyboard.press('Enter')
+    await untilText(page, 'answer-result', 'Uryyb')
+  })
+
+  test('axe finds no serious or critical violation on the home page and three operation pages, light and dark', async () => {
+    const audited: string[] = []
+    for (const scheme of ['light', 'dark'] as const) {
+      const themed = await newContext(scheme)
+      const auditPage = await themed.newPage()
+      for (const [path, example] of [
+        ['/', undefined],
+        ['/tools/base64', 0],
+        ['/tools/qr-code', 0],
+        ['/tools/diff', 0],
+        ['/pipeline', undefined],
+      ] as const) {
+        await auditPage.goto(`${origin}${path}`)
+        if (example !== undefined) {
+          await auditPage.locator(`button[data-example="${example}"]`).click()
+          await settled(auditPage)
+          await auditPage.locator('details.raw summary').first().click()
+        }
+        await auditPage.locator('h1').waitFor()
+        // Run through the DevTools protocol, which the page's CSP does not govern.
+        await auditPage.evaluate(AXE_SOURCE)
+        const violations = await auditPage.evaluate(
+          `axe.run().then(({ violations }) => violations
+            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+            .map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')))`,
+        )
+        assert.deepEqual(violations, [], `${scheme} ${path}`)
+        audited.push(`${scheme} ${path}`)
+      }
+      await themed.close()
+    }
+    assert.equal(audited.length, 10)
+  })
+
+  test('screenshots of the home page and an operation, light and dark, and a phone', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const themed = await newContext(scheme, { width: 1200, height: 800 })
+      const shot = await themed.newPage()
+      await shot.goto(origin)
+      await shot.locator('.cards li').first().waitFor()
+      await shot.screenshot({ path: join(SCREENSHOTS, `home-${scheme}.png`) })
+      await shot.goto(`${origin}/tools/json#${new URLSearchParams({ input: '{"name":"devutils","tags":["api","mcp","cli"],"port":3000}', sortKeys: 'true' })}`)
+      assert.match(await settled(shot), /Answered/)
+      await shot.screenshot({ path: join(SCREENSHOTS, `operation-${scheme}.png`) })
+      await themed.close()
+    }
+    const phone = await newContext('light', { width: 390, height: 844 })
+    const small = await phone.newPage()
+    await small.goto(`${origin}/tools/qr-code#input=https%3A%2F%2Fexample.com%2F`)
+    await settled(small)
+    assert.ok(await small.locator('#answer-image').isVisible())
+    const overflow = await small.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')
+    assert.equal(overflow, 0, 'the page fits a phone without scrolling sideways')
+    await small.screenshot({ path: join(SCREENSHOTS, 'phone-light.png'), fullPage: false })
+    await phone.close()
+  })
+
+  // Apart from the flows above, so that its diagnostics show even when a blocked script broke a flow.
+  test('the pages requested nothing outside the service, broke no CSP rule and threw nothing', () => {
+    assert.deepEqual(offOrigin, [], 'the web app requested something outside the service')
+    assert.deepEqual(cspReports, [], 'the web app broke the Content-Security-Policy')
+    assert.deepEqual(pageErrors, [], 'the web app threw')
+    assert.deepEqual(failedAssets, [], 'the service refused a file of the web app')
+  })
+})
+
+describe('the web app as served', () => {
+  let app: FastifyInstance
+  before(async () => {
+    app = await buildTestApp()
+  })
+  after(() => app.close())
+
+  test('pages: index.html, no-cache, a strict CSP without inline scripts or styles', async () => {
+    for (const url of ['/', '/tools/base64', '/pipeline', '/tools/base64/']) {
+      const response = await app.inject({ method: 'GET', url })
+      assert.equal(response.statusCode, 200, url)
+      assert.match(String(response.headers['content-type']), /^text\/html/)
+      assert.equal(response.headers['cache-control'], 'no-cache')
+      const csp = String(response.headers['content-security-policy'])
+      assert.match(csp, /default-src 'self'/)
+      assert.match(csp, /script-src 'self'(;|$)/)
+      assert.match(csp, /style-src 'self'(;|$)/)
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/)
+      assert.equal(response.headers['x-content-type-options'], 'nosniff')
+      assert.equal(response.headers['x-frame-options'], 'SAMEORIGIN')
+      assert.doesNotMatch(response.body, /<script>|<style>| style=/)
+    }
+    assert.equal((await app.inject({ method: 'GET', url: '/tools/nope' })).statusCode, 404)
+    assert.equal((await app.inject({ method: 'GET', url: '/tools/pipeline' })).statusCode, 404)
+  })
+
+  test('assets: hashed names cached for a year, gzip when asked, and the whole app within a few hundred KB', async () => {
+    const index = (await app.inject({ method: 'GET', url: '/' })).body
+    const assets = [...index.matchAll(/(?:href|src|content)="(\/assets\/[^"]+)"/g)].map((match) => match[1])
+    assert.equal(assets.length, 4, assets.join(', '))
+    let transferred = Buffer.byteLength(index)
+    for (const url of assets) {
+      assert.match(url, /-[\w-]{8,}\.(js|css|json|svg)$/)
+      const response = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } })
+      assert.equal(response.statusCode, 200, url)
+      assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable')
+      if (!url.endsWith('.svg')) {
+        assert.equal(response.headers['content-encoding'], 'gzip', url)
+        gunzipSync(response.rawPayload)
+      }
+      transferred += response.rawPayload.length
+    }
+    assert.ok(transferred < 150_000, `the app transfers ${transferred} bytes`)
+    assert.equal((await app.inject({ method: 'GET', url: '/assets/index.html' })).statusCode, 404)
+    assert.equal((await app.inject({ method: 'GET', url: '/assets/nope.js' })).statusCode, 404)
+  })
+})
