@@ -2,23 +2,9 @@ import { spawn } from 'node:child_process'
 import { closeSync, openSync, readFileSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { CONFIG_VARIABLES } from '../src/core/config.ts'
 import { freePort, ROOT } from '../test/processes.ts'
 import { processTreeCpuSeconds, processTreeRssBytes } from './procstat.ts'
-
-/** The service's settings (README, Configuration): none leaks in from the caller's environment, each server gets its own. */
-const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'WORKERS',
-  'BODY_LIMIT',
-  'RATE_LIMIT_MAX',
-  'RATE_LIMIT_WINDOW',
-  'REDIS_URL',
-  'TRUST_PROXY',
-  'TIME_BUDGET_MS',
-  'REQUEST_TIMEOUT_MS',
-  'LOG_LEVEL',
-]
 
 /**
  * Production configuration, with a rate limit that is on (every request pays for it) but far above
