@@ -1,5 +1,6 @@
 import { type Static, type TObject, type TSchema, Type } from 'typebox'
 import { Memory } from 'typebox/system'
+import { typeEnums } from './schema-types.ts'
 
 /** The categories of operations, as the catalogue groups them. */
 export const CATEGORIES = ['encoders', 'generators', 'converters'] as const
@@ -67,8 +68,13 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   run(input: OperationInput<I>, context?: RunContext): Static<O> | Promise<Static<O>>
 }
 
-/** Identity at run time; it exists so TypeScript infers each operation's input and output types. */
+/**
+ * Exists so TypeScript infers each operation's input and output types; at run time it only gives the
+ * schemas' enums their types (see `typeEnums`), for every surface that publishes them.
+ */
 export function defineOperation<I extends TObject, O extends TObject>(definition: OperationDefinition<I, O>): OperationDefinition<I, O> {
+  typeEnums(definition.input)
+  typeEnums(definition.output)
   return definition
 }
 

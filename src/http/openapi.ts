@@ -1,6 +1,7 @@
 import { type TObject, Type } from 'typebox'
 import { ERROR_STATUS } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
+import { typeEnums } from '../core/schema-types.ts'
 
 export const ERROR_ENVELOPE_ID = 'ErrorEnvelope'
 
@@ -9,17 +10,19 @@ const MetaSchema = Type.Object({
   requestId: Type.String({ description: 'The request id, also sent as the X-Request-Id header.' }),
 })
 
-export const ErrorEnvelopeSchema = Type.Object(
-  {
-    success: Type.Literal(false),
-    error: Type.Object({
-      code: Type.Enum(Object.keys(ERROR_STATUS), { description: 'A stable, machine-readable code.' }),
-      message: Type.String({ description: 'One plain sentence: what was wrong and, where it helps, what is allowed.' }),
-      details: Type.Optional(Type.Unknown({ description: 'Where the problem lies: a list of bad fields, or a position, line, row or path.' })),
-    }),
-    meta: MetaSchema,
-  },
-  { $id: ERROR_ENVELOPE_ID, description: 'Every error leaves the service in this envelope.' },
+export const ErrorEnvelopeSchema = typeEnums(
+  Type.Object(
+    {
+      success: Type.Literal(false),
+      error: Type.Object({
+        code: Type.Enum(Object.keys(ERROR_STATUS), { description: 'A stable, machine-readable code.' }),
+        message: Type.String({ description: 'One plain sentence: what was wrong and, where it helps, what is allowed.' }),
+        details: Type.Optional(Type.Unknown({ description: 'Where the problem lies: a list of bad fields, or a position, line, row or path.' })),
+      }),
+      meta: MetaSchema,
+    },
+    { $id: ERROR_ENVELOPE_ID, description: 'Every error leaves the service in this envelope.' },
+  ),
 )
 
 export function successEnvelopeSchema(output: TObject) {
