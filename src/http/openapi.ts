@@ -1,7 +1,7 @@
 import { type TObject, Type } from 'typebox'
-import { CATEGORIES } from '../core/operation.ts'
 import { ERROR_STATUS } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
+import { CATEGORIES } from '../core/operation.ts'
 import { typeEnums } from '../core/schema-types.ts'
 
 export const ERROR_ENVELOPE_ID = 'ErrorEnvelope'
@@ -112,15 +112,15 @@ export const HealthSchema = typeEnums(Type.Object({ status: Type.Literal('ok'), 
 export const ReadySchema = typeEnums(Type.Object({ ready: Type.Literal(true) }))
 export const CatalogueSchema = typeEnums(
   Type.Object({
-  operations: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      category: Type.Enum([...CATEGORIES]),
-      path: Type.String(),
-      methods: Type.Array(Type.Enum(['GET', 'POST'])),
-      summary: Type.String(),
-    }),
-  ),
+    operations: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        category: Type.Enum([...CATEGORIES]),
+        path: Type.String(),
+        methods: Type.Array(Type.Enum(['GET', 'POST'])),
+        summary: Type.String(),
+      }),
+    ),
   }),
 )
 

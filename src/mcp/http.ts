@@ -28,23 +28,19 @@ export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config)
   let handler: Promise<McpHttpHandler> | undefined
   app.addHook('onClose', async () => (await handler)?.close())
 
-  app.post(
-    MCP_PATH,
-    { schema: mcpRouteSchema() },
-    async (request, reply) => {
-      // Checked here, so that a bad selection is this API's 400 rather than a protocol error.
-      selectTools(toolSelectionOf(request))
-      let body: unknown
-      try {
-        body = parseJsonBody(bodyBytes(request))
-      } catch (error) {
-        if (isDevutilsError(error) && error.code === 'INVALID_JSON') return sendJsonRpcError(reply, PARSE_ERROR, error.message)
-        throw error
-      }
-      handler ??= import('./http-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, timeBudgetMs))
-      return (await handler).answer(request, reply, body)
-    },
-  )
+  app.post(MCP_PATH, { schema: mcpRouteSchema() }, async (request, reply) => {
+    // Checked here, so that a bad selection is this API's 400 rather than a protocol error.
+    selectTools(toolSelectionOf(request))
+    let body: unknown
+    try {
+      body = parseJsonBody(bodyBytes(request))
+    } catch (error) {
+      if (isDevutilsError(error) && error.code === 'INVALID_JSON') return sendJsonRpcError(reply, PARSE_ERROR, error.message)
+      throw error
+    }
+    handler ??= import('./http-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, timeBudgetMs))
+    return (await handler).answer(request, reply, body)
+  })
 }
 
 /** The tools a request to /mcp asks for, from its query string; any other parameter is a 400. */
@@ -73,7 +69,9 @@ const JsonRpcRequestSchema = typeEnums(
   Type.Object(
     {
       jsonrpc: Type.Literal('2.0'),
-      id: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'The request id; absent in a notification, which is answered 202 with no body.' })),
+      id: Type.Optional(
+        Type.Union([Type.String(), Type.Integer()], { description: 'The request id; absent in a notification, which is answered 202 with no body.' }),
+      ),
       method: Type.String({ description: 'An MCP method: initialize, tools/list, tools/call, ping, or a notification such as notifications/initialized.' }),
       params: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The method's parameters." })),
     },
@@ -87,7 +85,9 @@ const JsonRpcErrorSchema = typeEnums(
       jsonrpc: Type.Literal('2.0'),
       id: Type.Union([JsonRpcId, Type.Null()]),
       error: Type.Object({
-        code: Type.Integer({ description: '-32700: the body is not JSON. -32600: it is not a JSON-RPC request. -32000: the Accept header lacks a media type.' }),
+        code: Type.Integer({
+          description: '-32700: the body is not JSON. -32600: it is not a JSON-RPC request. -32000: the Accept header lacks a media type.',
+        }),
         message: Type.String(),
         data: Type.Optional(Type.Unknown()),
       }),
@@ -135,7 +135,12 @@ function mcpRouteSchema() {
       'x-examples': {
         initialize: {
           summary: 'Open a session (2025 revisions)',
-          value: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'my-client', version: '1.0.0' } } },
+          value: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'my-client', version: '1.0.0' } },
+          },
         },
         'tools/list': { summary: 'List the tools', value: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
         'tools/call': { summary: 'Call base64', value: TOOLS_CALL },
@@ -166,7 +171,11 @@ function mcpRouteSchema() {
         content: {
           'application/json': {
             schema: Type.Union([JsonRpcErrorSchema, Type.Ref(ERROR_ENVELOPE_ID)]),
-            example: { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: "The body is not valid JSON: Expected ',' or '}' after property value in JSON at position 11" } },
+            example: {
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: PARSE_ERROR, message: "The body is not valid JSON: Expected ',' or '}' after property value in JSON at position 11" },
+            },
           },
         },
       },
