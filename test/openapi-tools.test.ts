@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
 import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
+import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { API_PREFIX } from '../src/core/catalogue.ts'
 import { LICENSE } from '../src/http/app.ts'
@@ -16,6 +16,8 @@ import { buildTestApp } from './helpers.ts'
 import { ROOT } from './processes.ts'
 
 const run = promisify(execFile)
+// ajv-formats is CommonJS: its function is the default export under Node, `.default` under TypeScript's types.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name)
 
 /** The tools people point at an API, run on the document as a live instance serves it. */
