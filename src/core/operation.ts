@@ -33,9 +33,9 @@ export interface OperationExample<I extends TObject, O extends TSchema> {
   output?: Static<O>
 }
 
-export interface OperationDefinition<I extends TObject = TObject, O extends TObject = TObject> {
+export interface OperationDefinition<I extends TObject = TObject, O extends TObject = TObject, N extends string = string> {
   /** The kebab-case name: file name, URL segment, OpenAPI operationId, MCP tool and CLI command. */
-  name: string
+  name: N
   category: Category
   /** One line for the catalogue. */
   summary: string
@@ -72,7 +72,9 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
  * Exists so TypeScript infers each operation's input and output types; at run time it only gives the
  * schemas' enums their types (see `typeEnums`), for every surface that publishes them.
  */
-export function defineOperation<I extends TObject, O extends TObject>(definition: OperationDefinition<I, O>): OperationDefinition<I, O> {
+export function defineOperation<I extends TObject, O extends TObject, const N extends string>(
+  definition: OperationDefinition<I, O, N>,
+): OperationDefinition<I, O, N> {
   typeEnums(definition.input)
   typeEnums(definition.output)
   return definition
