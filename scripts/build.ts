@@ -4,6 +4,7 @@
 // resolving and compiling them one by one dominated a one-shot CLI call and the server's start-up.
 // Code splitting keeps each entry to what it imports: `devutils base64` never loads Fastify, the
 // MCP SDK or pino, which `serve` and `mcp` import on demand.
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -58,6 +59,23 @@ const result = await build({
 })
 
 cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })
+// The typed client (`devutils/client`) is built apart: no Node built-ins, no require banner, no chunk
+// shared with the server, so that browsers and other runtimes load it as it is.
+await build({
+  absWorkingDir: root,
+  entryPoints: { client: 'src/client/index.ts' },
+  outdir,
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+})
+// Its types: declarations of the operations' TypeBox schemas, which the client's methods are typed from.
+execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.client.json'], { cwd: root, stdio: 'inherit' })
+
 writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(result.metafile))
 
 /**

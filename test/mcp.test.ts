@@ -110,6 +110,7 @@ for (const [transportName, makeTransport] of TRANSPORTS) {
           assert.ok(tool.description?.startsWith(`${operation.summary}.`), operation.name)
           assert.ok(tool.description?.includes(operation.description), operation.name)
           assert.deepEqual(tool.annotations, annotationsFor(operation), operation.name)
+          assert.deepEqual(tool.outputSchema, JSON.parse(JSON.stringify(operation.output)), operation.name)
         }
         const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]))
         for (const name of ['base64', 'hash', 'yaml-json', 'slug'])
@@ -160,6 +161,27 @@ for (const [transportName, makeTransport] of TRANSPORTS) {
   }
 }
 
+describe('every example of every tool, through the SDK client that checks results against the output schema', () => {
+  test("each answers structured content that matches the tool's outputSchema, and the example's output where it has one", async () => {
+    const client = new Client({ name: 'examples-test', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl))
+    try {
+      const { tools } = await client.listTools()
+      for (const operation of mcpTools) {
+        assert.ok(tools.find((tool) => tool.name === operation.name)?.outputSchema, operation.name)
+        for (const example of operation.examples) {
+          // callTool throws when structured content does not match the tool's outputSchema.
+          const result = await client.callTool({ name: operation.name, arguments: example.input as Record<string, unknown> })
+          assert.ok(!result.isError, `${operation.name}: ${example.summary}: ${textOf(result)}`)
+          if (example.output !== undefined) assert.deepEqual(result.structuredContent, example.output, `${operation.name}: ${example.summary}`)
+        }
+      }
+    } finally {
+      await client.close()
+    }
+  })
+})
+
 describe('a defect in a tool', () => {
   test('is an INTERNAL_ERROR result with the fixed message, and is reported, never leaked', async () => {
     const reported: unknown[] = []
@@ -208,13 +230,27 @@ describe('the /mcp route among the HTTP service', () => {
     }
   })
 
-  test('a body that is not JSON is refused as on every route', async () => {
+  test('a body sent as another media type is refused as on every route', async () => {
     const wrongType = await app.inject({ method: 'POST', url: '/mcp', headers: { ...mcpHeaders, 'content-type': 'text/plain' }, payload: 'hi' })
     assert.equal(wrongType.statusCode, 415)
     assert.equal(wrongType.json().error.code, 'UNSUPPORTED_MEDIA_TYPE')
-    const broken = await app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload: '{"jsonrpc":' })
-    assert.equal(broken.statusCode, 400)
-    assert.equal(broken.json().error.code, 'INVALID_JSON')
+  })
+
+  test('a body that is not JSON is a JSON-RPC parse error (-32700), one that is not a JSON-RPC request -32600, both 400', async () => {
+    for (const payload of ['{"jsonrpc":', '', 'nope', '{"jsonrpc":"2.0","__proto__":{}}']) {
+      const response = await app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload })
+      assert.equal(response.statusCode, 400, payload)
+      const answer = response.json()
+      assert.equal(answer.jsonrpc, '2.0')
+      assert.equal(answer.id, null)
+      assert.equal(answer.error.code, -32700, payload)
+      assert.equal(typeof answer.error.message, 'string')
+    }
+    for (const payload of ['{"foo":1}', '5', '"x"', '[]']) {
+      const response = await app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload })
+      assert.equal(response.statusCode, 400, payload)
+      assert.equal(response.json().error.code, -32600, payload)
+    }
   })
 
   test('counts against the rate limit like any other route', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -36,6 +36,8 @@ describe('the package: npm pack, installed into an empty folder with its product
       'dist/server.js',
       'dist/worker.js',
       'dist/THIRD-PARTY-LICENSES.txt',
+      'dist/client.js',
+      'dist/types/client/index.d.ts',
       'README.md',
       'LICENSE',
       'package.json',
@@ -79,6 +81,51 @@ describe('the package: npm pack, installed into an empty folder with its product
       await Promise.all([server.exited, outputClosed])
     }
     assert.match(server.output(), /"msg":"shut down"/)
+  })
+
+  test('the typed client: a strict consumer type-checks against the installed package, and calls a live server', async () => {
+    const consumer = [
+      "import { createClient, DevutilsClientError } from 'devutils/client'",
+      // No @types/node here: the client needs nothing of Node's, and this line is all the consumer uses.
+      'declare const process: { env: Record<string, string | undefined>; stdout: { write(text: string): void } }',
+      'const client = createClient({ baseUrl: process.env.DEVUTILS_URL ?? "" })',
+      "const encoded: { result: string; action: 'encode' | 'decode' } = await client.base64({ input: 'hi' })",
+      "// @ts-expect-error: base64 has no field 'inptu'",
+      "await client.base64({ inptu: 'hi' }).catch(() => undefined)",
+      "const refused = await client.base64({ input: 'a*', action: 'decode' }).catch((error: unknown) => error)",
+      'if (!(refused instanceof DevutilsClientError)) throw new Error("not refused")',
+      'const summary: [number, string, string, unknown] = [refused.status, refused.code, refused.message, refused.details]',
+      'process.stdout.write(JSON.stringify({ encoded, summary }))',
+    ].join('\n')
+    writeFileSync(join(folder, 'consumer.mts'), consumer)
+    writeFileSync(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [] },
+        files: ['consumer.mts'],
+      }),
+    )
+    // TypeScript from this project: the consumer's folder has only the package and its dependencies.
+    await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', folder], { cwd: folder }).catch((error) =>
+      assert.fail(`${error.stdout}${error.stderr}`),
+    )
+    const port = await freePort()
+    const server = await spawnUntil('npx', ['--no-install', 'devutils', 'serve', '--port', String(port)], /Server listening/, { cwd: folder, detached: true })
+    try {
+      // Node runs the consumer once its types are gone: the same file, as plain JavaScript.
+      const javascript = consumer
+        .replace(/^declare .*$/m, '')
+        .replace(/: \{ result: string; action: 'encode' \| 'decode' \}|: unknown|: \[number, string, string, unknown\]/g, '')
+      writeFileSync(join(folder, 'consumer.mjs'), javascript)
+      const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: folder, env: { ...process.env, DEVUTILS_URL: `http://127.0.0.1:${port}` } })
+      const { encoded, summary } = JSON.parse(stdout)
+      assert.deepEqual(encoded, { result: 'aGk=', action: 'encode' })
+      assert.equal(summary[0], 422)
+      assert.equal(summary[1], 'INVALID_INPUT')
+    } finally {
+      process.kill(-server.child.pid!, 'SIGTERM')
+      await server.exited
+    }
   })
 
   test('npx devutils mcp answers initialize over standard input and output', async () => {

@@ -1,5 +1,6 @@
 import { type Static, type TObject, type TSchema, Type } from 'typebox'
 import { Memory } from 'typebox/system'
+import { typeEnums } from './schema-types.ts'
 
 /** The categories of operations, as the catalogue groups them. */
 export const CATEGORIES = ['encoders', 'generators', 'converters'] as const
@@ -32,9 +33,9 @@ export interface OperationExample<I extends TObject, O extends TSchema> {
   output?: Static<O>
 }
 
-export interface OperationDefinition<I extends TObject = TObject, O extends TObject = TObject> {
+export interface OperationDefinition<I extends TObject = TObject, O extends TObject = TObject, N extends string = string> {
   /** The kebab-case name: file name, URL segment, OpenAPI operationId, MCP tool and CLI command. */
-  name: string
+  name: N
   category: Category
   /** One line for the catalogue. */
   summary: string
@@ -72,8 +73,15 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   run(input: OperationInput<I>, context?: RunContext): Static<O> | Promise<Static<O>>
 }
 
-/** Identity at run time; it exists so TypeScript infers each operation's input and output types. */
-export function defineOperation<I extends TObject, O extends TObject>(definition: OperationDefinition<I, O>): OperationDefinition<I, O> {
+/**
+ * Exists so TypeScript infers each operation's input and output types; at run time it only gives the
+ * schemas' enums their types (see `typeEnums`), for every surface that publishes them.
+ */
+export function defineOperation<I extends TObject, O extends TObject, const N extends string>(
+  definition: OperationDefinition<I, O, N>,
+): OperationDefinition<I, O, N> {
+  typeEnums(definition.input)
+  typeEnums(definition.output)
   return definition
 }
 

@@ -44,7 +44,7 @@ export interface FieldProblem {
 export function validate<T>(schema: TSchema, value: unknown, rootName = 'body'): T {
   const prepared = prepare(schema)
   if (!prepared.validator.Check(value)) {
-    throw validationFailure(describeErrors(schema, prepared.validator.Errors(value), rootName))
+    throw validationFailure(describeErrors(schema, value, prepared.validator.Errors(value), rootName))
   }
   return withDefaults(prepared, value) as T
 }
@@ -69,7 +69,7 @@ export function validationFailure(problems: FieldProblem[]): DevutilsError {
   return new DevutilsError('VALIDATION_ERROR', message, problems)
 }
 
-function describeErrors(root: TSchema, errors: TLocalizedValidationError[], rootName: string): FieldProblem[] {
+function describeErrors(root: TSchema, value: unknown, errors: TLocalizedValidationError[], rootName: string): FieldProblem[] {
   const problems = new Map<string, string>()
   const add = (field: string, message: string) => {
     if (!problems.has(field)) problems.set(field, message)
@@ -79,7 +79,7 @@ function describeErrors(root: TSchema, errors: TLocalizedValidationError[], root
     const field = fieldName(error.instancePath, rootName)
     if (anyOfAt >= 0) {
       // A union reports one error per branch; the useful message is what the union allows.
-      add(field, `must be ${describe(resolvePointer(root, error.schemaPath.slice(0, anyOfAt)))}`)
+      add(field, `must be ${describe(resolvePointer(root, error.schemaPath.slice(0, anyOfAt)))} ${received(valueAt(value, error.instancePath))}`)
       continue
     }
     switch (error.keyword) {
@@ -109,7 +109,7 @@ function describeErrors(root: TSchema, errors: TLocalizedValidationError[], root
         break
       }
       default:
-        add(field, keywordMessage(error, resolvePointer(root, error.schemaPath)))
+        add(field, keywordMessage(error, resolvePointer(root, error.schemaPath), valueAt(value, error.instancePath)))
     }
   }
   return [...problems].map(([field, message]) => ({ field, message }))
@@ -120,14 +120,13 @@ function unknownFieldMessage(objectSchema: JsonSchema): string {
   return `is not a known field${allowed.length ? `; allowed fields: ${allowed.join(', ')}` : ''}`
 }
 
-function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema): string {
+function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema, value: unknown): string {
   const params = error.params as Record<string, unknown>
   switch (error.keyword) {
     case 'type':
-      return `must be ${describe(schema)}`
     case 'enum':
     case 'const':
-      return `must be ${describe(schema)}`
+      return `must be ${describe(schema)} ${received(value)}`
     case 'minimum':
       return `must be >= ${params.limit}`
     case 'maximum':
@@ -185,6 +184,35 @@ export function describe(schema: JsonSchema): string {
   else if (typeof schema.maximum === 'number') words += ` <= ${schema.maximum}`
   if (typeof schema.maxLength === 'number') words += ` of at most ${schema.maxLength} characters`
   return words
+}
+
+/**
+ * `(received the string "7")`: a client that sent the right value as the wrong type (a form's text
+ * for a number) sees why `7` was refused where 7 is allowed.
+ */
+function received(value: unknown): string {
+  if (value === null) return '(received null)'
+  if (Array.isArray(value)) return '(received an array)'
+  switch (typeof value) {
+    case 'string':
+      return `(received the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`
+    case 'number':
+      return `(received the number ${value})`
+    case 'boolean':
+      return `(received ${value})`
+    case 'object':
+      return '(received a JSON object)'
+    default:
+      return '(received nothing)'
+  }
+}
+
+function valueAt(root: unknown, instancePath: string): unknown {
+  let node = root
+  for (const segment of instancePath.split('/').slice(1)) {
+    node = (node as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return node
 }
 
 function formatValue(value: unknown): string {

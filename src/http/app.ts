@@ -20,7 +20,17 @@ import { failure, meta, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { bodyBytes, checkCharset } from './json-body.ts'
 import { bufferedStandardOutput, deferredChildLogger, LOG_BASE, type LogStream, registerObservability } from './observability.ts'
-import { ErrorEnvelopeSchema, getRouteSchema, postRouteSchema } from './openapi.ts'
+import {
+  CatalogueSchema,
+  documentBase,
+  ErrorEnvelopeSchema,
+  getRouteSchema,
+  HealthSchema,
+  postRouteSchema,
+  ReadySchema,
+  serviceRouteSchema,
+  withGetExamples,
+} from './openapi.ts'
 import { DEFAULT_OVERLOAD_LIMITS, type OverloadLimits, registerProtection } from './protection.ts'
 import { registerWebApp } from './web-app.ts'
 
@@ -30,6 +40,9 @@ declare module 'fastify' {
     readiness: { ready: boolean }
   }
 }
+
+/** package.json's licence, stated in the OpenAPI document (a test holds the two together). */
+export const LICENSE = 'MIT'
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -167,22 +180,8 @@ export async function buildApp({
   app.addSchema(ErrorEnvelopeSchema)
   await app.register(swagger, {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `schema-${index}`) },
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'devutils',
-        version: VERSION,
-        description:
-          'Developer utility operations (encoders, generators, converters) over HTTP and JSON. Every operation is `POST /api/v1/<name>` with a JSON body; ' +
-          'every answer is an envelope: `{ success, data, meta }` or `{ success: false, error: { code, message, details }, meta }`.',
-      },
-      tags: [
-        { name: 'encoders', description: 'Encode and decode text.' },
-        { name: 'generators', description: 'Hashes, secrets, identifiers and placeholder data.' },
-        { name: 'converters', description: 'Convert between representations.' },
-        { name: 'service', description: 'The catalogue, health and this document.' },
-      ],
-    },
+    openapi: documentBase(VERSION, LICENSE),
+    transformObject: (document) => ('openapiObject' in document ? withGetExamples(document.openapiObject, operations, API_PREFIX) : document.swaggerObject),
   })
   const swaggerUiAssets = swaggerUiAssetsFolder()
   await app.register(swaggerUi, {
@@ -196,15 +195,42 @@ export async function buildApp({
   registerMcpRoute(app, config)
   registerWebApp(app, operations)
 
-  app.get(API_PREFIX, { schema: { tags: ['service'], summary: 'The catalogue of operations' } }, async (request) =>
-    success(request, { operations: catalogue(operations) }),
+  app.get(
+    API_PREFIX,
+    {
+      schema: serviceRouteSchema({
+        operationId: 'catalogue',
+        summary: 'The catalogue of operations',
+        description: 'Every operation of the three categories with its path, methods and summary; the workflows are documented here instead.',
+        data: CatalogueSchema,
+        rateLimited: true,
+      }),
+    },
+    async (request) => success(request, { operations: catalogue(operations) }),
   )
-  app.get('/health', { schema: { tags: ['service'], summary: 'Liveness: the process answers' } }, async (request) =>
-    success(request, { status: 'ok', version: VERSION }),
+  app.get(
+    '/health',
+    {
+      schema: serviceRouteSchema({
+        operationId: 'health',
+        summary: 'Liveness: the process answers',
+        description: 'Answers 200 with the version as long as the process runs; not rate limited.',
+        data: HealthSchema,
+      }),
+    },
+    async (request) => success(request, { status: 'ok', version: VERSION }),
   )
   app.get(
     '/ready',
-    { schema: { tags: ['service'], summary: 'Readiness: 200 while the instance takes work, 503 while starting or shutting down' } },
+    {
+      schema: serviceRouteSchema({
+        operationId: 'ready',
+        summary: 'Readiness: 200 while the instance takes work, 503 while starting or shutting down',
+        description: 'For load balancers: 503 OVERLOADED tells them to send no more requests here. Not rate limited.',
+        data: ReadySchema,
+        unavailable: 'OVERLOADED: the instance is starting or shutting down.',
+      }),
+    },
     async (request) => {
       if (!app.readiness.ready) throw new DevutilsError('OVERLOADED', 'This instance is not ready: it is starting or shutting down')
       return success(request, { ready: true })

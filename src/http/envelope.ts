@@ -19,7 +19,7 @@ export function meta(request: FastifyRequest): Meta {
   return { processingTime: Math.round(elapsed * 1000) / 1000, requestId: request.id }
 }
 
-export function success(request: FastifyRequest, data: unknown) {
+export function success<T>(request: FastifyRequest, data: T) {
   return { success: true as const, data, meta: meta(request) }
 }
 

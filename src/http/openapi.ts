@@ -1,6 +1,8 @@
 import { type TObject, Type } from 'typebox'
 import { ERROR_STATUS } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
+import { CATEGORIES } from '../core/operation.ts'
+import { typeEnums } from '../core/schema-types.ts'
 
 export const ERROR_ENVELOPE_ID = 'ErrorEnvelope'
 
@@ -9,17 +11,19 @@ const MetaSchema = Type.Object({
   requestId: Type.String({ description: 'The request id, also sent as the X-Request-Id header.' }),
 })
 
-export const ErrorEnvelopeSchema = Type.Object(
-  {
-    success: Type.Literal(false),
-    error: Type.Object({
-      code: Type.Enum(Object.keys(ERROR_STATUS), { description: 'A stable, machine-readable code.' }),
-      message: Type.String({ description: 'One plain sentence: what was wrong and, where it helps, what is allowed.' }),
-      details: Type.Optional(Type.Unknown({ description: 'Where the problem lies: a list of bad fields, or a position, line, row or path.' })),
-    }),
-    meta: MetaSchema,
-  },
-  { $id: ERROR_ENVELOPE_ID, description: 'Every error leaves the service in this envelope.' },
+export const ErrorEnvelopeSchema = typeEnums(
+  Type.Object(
+    {
+      success: Type.Literal(false),
+      error: Type.Object({
+        code: Type.Enum(Object.keys(ERROR_STATUS), { description: 'A stable, machine-readable code.' }),
+        message: Type.String({ description: 'One plain sentence: what was wrong and, where it helps, what is allowed.' }),
+        details: Type.Optional(Type.Unknown({ description: 'Where the problem lies: a list of bad fields, or a position, line, row or path.' })),
+      }),
+      meta: MetaSchema,
+    },
+    { $id: ERROR_ENVELOPE_ID, description: 'Every error leaves the service in this envelope.' },
+  ),
 )
 
 export function successEnvelopeSchema(output: TObject) {
@@ -39,9 +43,86 @@ const ERROR_RESPONSES: Array<[status: number, description: string]> = [
   [503, 'OVERLOADED or TIMEOUT: the service sheds load, or the work ran past its time budget; see Retry-After.'],
 ]
 
-function errorResponses() {
-  return Object.fromEntries(ERROR_RESPONSES.map(([status, description]) => [status, { description, $ref: `${ERROR_ENVELOPE_ID}#` }]))
+function errorResponses(responses = ERROR_RESPONSES) {
+  return Object.fromEntries(responses.map(([status, description]) => [status, { description, $ref: `${ERROR_ENVELOPE_ID}#` }]))
 }
+
+/** Node's HTTP parser and Fastify refuse a malformed request or URL before any route runs. */
+const MALFORMED_REQUEST: [number, string] = [400, 'BAD_REQUEST: the request is not well-formed HTTP, or its URL is malformed.']
+const RATE_LIMITED = ERROR_RESPONSES.find(([status]) => status === 429)!
+
+/**
+ * The document's top level. The service has no authentication (`security: []` says so), and its
+ * one server is wherever the document is served from, so the same document fits every instance.
+ */
+export function documentBase(version: string, license: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'devutils',
+      version,
+      description:
+        'Developer utility operations (encoders, generators, converters) over HTTP and JSON. Every operation is `POST /api/v1/<name>` with a JSON body; ' +
+        'every answer is an envelope: `{ success, data, meta }` or `{ success: false, error: { code, message, details }, meta }`. ' +
+        'The service is open: no operation needs credentials.',
+      license: { name: license, identifier: license },
+      // Self-hosted: whoever runs an instance answers for it; there is no central operator.
+      contact: { name: 'The operator of this instance' },
+    },
+    servers: [{ url: '/', description: 'The instance serving this document.' }],
+    security: [],
+    tags: [
+      { name: 'encoders', description: 'Encode and decode text.' },
+      { name: 'generators', description: 'Hashes, secrets, identifiers and placeholder data.' },
+      { name: 'converters', description: 'Convert between representations.' },
+      { name: 'workflows', description: 'Run several operations in one request: a pipeline of steps, or a batch of independent calls.' },
+      { name: 'service', description: 'The catalogue, health, readiness and MCP.' },
+    ] satisfies Array<{ name: (typeof CATEGORIES)[number] | 'workflows' | 'service'; description: string }>,
+  }
+}
+
+/** The route schema of a GET of the service itself (catalogue, health, readiness). */
+export function serviceRouteSchema({
+  operationId,
+  summary,
+  description,
+  data,
+  unavailable,
+  rateLimited,
+}: {
+  operationId: string
+  summary: string
+  description: string
+  data: TObject
+  /** What a 503 means here, where the route can answer one. */
+  unavailable?: string
+  rateLimited?: boolean
+}) {
+  const errors = [MALFORMED_REQUEST, ...(rateLimited ? [RATE_LIMITED] : []), ...(unavailable ? [[503, unavailable] as [number, string]] : [])]
+  return {
+    operationId,
+    tags: ['service'],
+    summary,
+    description,
+    response: { 200: { description: 'The answer.', content: { 'application/json': { schema: successEnvelopeSchema(data) } } }, ...errorResponses(errors) },
+  }
+}
+
+export const HealthSchema = typeEnums(Type.Object({ status: Type.Literal('ok'), version: Type.String({ description: "The package's version." }) }))
+export const ReadySchema = typeEnums(Type.Object({ ready: Type.Literal(true) }))
+export const CatalogueSchema = typeEnums(
+  Type.Object({
+    operations: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        category: Type.Enum([...CATEGORIES]),
+        path: Type.String(),
+        methods: Type.Array(Type.Enum(['GET', 'POST'])),
+        summary: Type.String(),
+      }),
+    ),
+  }),
+)
 
 function exampleMap(operation: AnyOperation, pick: (example: AnyOperation['examples'][number]) => unknown) {
   return Object.fromEntries(
@@ -87,4 +168,38 @@ export function getRouteSchema(operation: AnyOperation) {
     querystring: operation.input,
     response,
   }
+}
+
+type OpenApiParameter = { name: string; in: string; example?: unknown; examples?: Record<string, unknown> }
+type OpenApiDocument = { paths?: Record<string, Record<string, { parameters?: OpenApiParameter[] }>> }
+
+/** An example whose every field can be written in a query string (no arrays or objects). */
+function fitsQueryString(input: Record<string, unknown>): boolean {
+  return Object.values(input).every((value) => ['string', 'number', 'boolean'].includes(typeof value))
+}
+
+/**
+ * The GET forms' query parameters carry the operation's examples, each under the example's name, so
+ * that a tool picking one named example for every parameter builds one of the documented requests.
+ * The examples of the fields' own schemas are dropped there: each is valid alone, but tools fill every
+ * optional parameter with its example at once, and together they contradict each other.
+ */
+export function withGetExamples<T>(document: T, operations: readonly AnyOperation[], prefix: string): T {
+  const paths = (document as OpenApiDocument).paths ?? {}
+  for (const operation of operations) {
+    const parameters = paths[`${prefix}/${operation.name}`]?.get?.parameters
+    if (!parameters) continue
+    const examples = operation.examples
+      .map((example) => ({ summary: example.summary, input: example.input as Record<string, unknown> }))
+      .filter((example) => fitsQueryString(example.input))
+    for (const parameter of parameters) {
+      delete parameter.example
+      delete parameter.examples
+      const named = examples
+        .filter((example) => Object.hasOwn(example.input, parameter.name))
+        .map((example) => [example.summary, { summary: example.summary, value: example.input[parameter.name] }])
+      if (named.length > 0) parameter.examples = Object.fromEntries(named)
+    }
+  }
+  return document
 }

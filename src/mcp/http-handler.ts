@@ -1,15 +1,14 @@
 import { toWebRequest } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { parseJsonBody } from '../core/json-body.ts'
 import { describeDefect } from '../http/errors.ts'
-import { bodyBytes } from '../http/json-body.ts'
 import { toolSelectionOf } from './http.ts'
 import { createMcpServer } from './server.ts'
 import { selectTools } from './tools.ts'
 
 export interface McpHttpHandler {
-  answer(request: FastifyRequest, reply: FastifyReply): Promise<Response>
+  /** Answers a request whose body the route has parsed. */
+  answer(request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<Response>
   close(): Promise<void> | void
 }
 
@@ -29,8 +28,7 @@ export function createMcpHttpHandler(app: FastifyInstance, timeBudgetMs: number)
     { onerror: (error) => app.log.debug({ reason: error.message }, 'MCP request refused') },
   )
   return {
-    async answer(request, reply) {
-      const body = parseJsonBody(bodyBytes(request))
+    async answer(request, reply, body) {
       // As the SDK's own Node adapter does: a client that goes away aborts the exchange.
       const abort = new AbortController()
       reply.raw.on('close', () => {

@@ -62,6 +62,9 @@ export function createMcpServer({ tools = mcpTools, timeBudgetMs = DEFAULT_CONFI
       {
         description: `${operation.summary}.\n\n${operation.description}`,
         inputSchema: fromJsonSchema(operation.input as JsonSchemaType, acceptEverything),
+        // Published so that clients can check and type results; the server does not check its own
+        // (the tests hold every operation's results to its schema), and error results are exempt.
+        outputSchema: fromJsonSchema(operation.output as JsonSchemaType, acceptEverything),
         annotations: annotationsFor(operation),
       },
       async (args) => {

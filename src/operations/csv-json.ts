@@ -347,7 +347,18 @@ export const csvJson = defineOperation({
       // Plain JSON Schema rather than Type.Union and Type.Object: TypeBox's defaulting rebuilds such
       // values and drops their `prototype`, `constructor` and `__proto__` keys, which are data here.
       input: Type.Unsafe<string | Array<Record<string, unknown> | unknown[]>>({
-        anyOf: [{ type: 'string' }, { type: 'array', items: { anyOf: [{ type: 'object' }, { type: 'array' }] } }],
+        anyOf: [
+          { type: 'string' },
+          {
+            type: 'array',
+            items: {
+              anyOf: [
+                { type: 'object', additionalProperties: true },
+                { type: 'array', items: true },
+              ],
+            },
+          },
+        ],
         description: 'csvToJson: the CSV text. jsonToCsv: an array of rows, all objects or all arrays, or JSON text holding such an array.',
         examples: ['name,age\nAda,36'],
       }),

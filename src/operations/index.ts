@@ -39,8 +39,11 @@ import { uuid } from './uuid.ts'
 import { xmlJson } from './xml-json.ts'
 import { yamlJson } from './yaml-json.ts'
 
-/** THE registry: one entry per operation, alphabetical. Every surface is a loop over this list. */
-export const operations: readonly AnyOperation[] = [
+/**
+ * The registry with each operation's own schemas and name in its type, for the typed client; every
+ * other surface reads `operations`.
+ */
+export const typedOperations = [
   baseConvert,
   base32,
   base64,
@@ -80,6 +83,8 @@ export const operations: readonly AnyOperation[] = [
   uuid,
   xmlJson,
   yamlJson,
-]
+] as const
 
+/** THE registry: one entry per operation, alphabetical. Every surface is a loop over this list. */
+export const operations: readonly AnyOperation[] = typedOperations
 export const operationsByName: ReadonlyMap<string, AnyOperation> = new Map(operations.map((operation) => [operation.name, operation]))

@@ -170,8 +170,8 @@ describe('lorem-ipsum', () => {
     await refuses({ seed: Number.MAX_SAFE_INTEGER + 1 }, /^seed must be <= 9007199254740991$/)
     await refuses({ seed: 1.5 }, /^seed must be an integer/)
     await refuses({ seed: '1' }, /^seed must be an integer/)
-    await refuses({ unit: 'letters' }, /^unit must be one of: words, sentences, paragraphs$/)
-    await refuses({ format: 'markdown' }, /^format must be one of: text, html$/)
+    await refuses({ unit: 'letters' }, /^unit must be one of: words, sentences, paragraphs \(received the string "letters"\)$/)
+    await refuses({ format: 'markdown' }, /^format must be one of: text, html \(received the string "markdown"\)$/)
     await refuses({ lorem: true }, /^lorem is not a known field/)
   })
 

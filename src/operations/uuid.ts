@@ -82,7 +82,11 @@ function generate(version: Version, count: number, namespace: string | undefined
   }
 }
 
-const versionSchema = (description: string) => Type.Enum(VERSIONS, { description })
+// One enum per type: a client reads `type` to know that 7 is sent as a number and nil as a string.
+const versionSchema = (description: string) =>
+  Type.Union([Type.Enum(VERSIONS.filter((version) => typeof version === 'number')), Type.Enum(VERSIONS.filter((version) => typeof version === 'string'))], {
+    description,
+  })
 
 export const uuid = defineOperation({
   name: 'uuid',
