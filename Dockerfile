@@ -13,7 +13,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # No install scripts: the build runs explicitly below, and esbuild finds its platform binary without its own.
 RUN npm ci --no-audit --no-fund --ignore-scripts
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.client.json ./
 COPY scripts ./scripts
 COPY src ./src
 RUN npm run build \

@@ -47,3 +47,11 @@ export function cpuTimeOf(work: () => void): number {
   const { user, system } = process.cpuUsage(start)
   return (user + system) / 1000
 }
+
+/** cpuTimeOf for work that finishes when its promise settles. */
+export async function cpuTimeOfAsync(work: () => Promise<unknown>): Promise<number> {
+  const start = process.cpuUsage()
+  await work()
+  const { user, system } = process.cpuUsage(start)
+  return (user + system) / 1000
+}

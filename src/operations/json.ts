@@ -1,8 +1,9 @@
-import { JSONPathEnvironment, JSONPathError } from 'json-p3'
+import type { JSONPathEnvironment } from 'json-p3'
 import { type ParseErrorCode, printParseErrorCode, visit } from 'jsonc-parser'
 import { Type } from 'typebox'
 import { invalidInput, isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
 import { findJsonSyntaxError, lineAndColumn, setOwn, WarningList } from '../core/json-value.ts'
+import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
@@ -295,13 +296,20 @@ function nodeAt(root: JsonNode, location: ReadonlyArray<string | number>): JsonN
  */
 const sizeOf = (node: JsonNode, ascii: boolean) => (ascii ? 1 : 3) * (node.end - node.start) + 2
 
-// The recursive descent selector may walk every level the input may have.
-const JSONPATH = new JSONPathEnvironment({ maxRecursionDepth: MAX_NESTING_DEPTH + 1 })
+/**
+ * json-p3 and its query environment, made with the first query (see lazily). The recursive descent
+ * selector may walk every level the input may have.
+ */
+const jsonPath = lazily(async () => {
+  const { JSONPathEnvironment, JSONPathError } = await import('json-p3')
+  return { environment: new JSONPathEnvironment({ maxRecursionDepth: MAX_NESTING_DEPTH + 1 }), JSONPathError }
+})
 
-function query(text: string, parsed: ParsedJson, path: string) {
+async function query(text: string, parsed: ParsedJson, path: string) {
+  const { environment, JSONPathError } = await jsonPath()
   let compiled: ReturnType<JSONPathEnvironment['compile']>
   try {
-    compiled = JSONPATH.compile(path)
+    compiled = environment.compile(path)
   } catch (error) {
     if (!(error instanceof JSONPathError)) throw error
     const position = error.token?.index
@@ -529,7 +537,7 @@ export const json = defineOperation({
   offload: ({ input, action, path }) =>
     input.length > JSON_OFFLOAD_THRESHOLD ||
     (action === 'query' && path !== undefined && (path.includes('?') || path.indexOf('..') !== path.lastIndexOf('..'))),
-  run({ input, action, indent, sortKeys, lenient, path, pointer }) {
+  async run({ input, action, indent, sortKeys, lenient, path, pointer }) {
     if (action === 'validate') return validateJson(input, lenient)
     if (action === 'query' && path === undefined) throw validationError('path', 'is required for query (a JSONPath query such as $.a[0])')
     if (action === 'pointer' && pointer === undefined) throw validationError('pointer', 'is required for pointer (a JSON Pointer such as /a/0)')
@@ -540,7 +548,7 @@ export const json = defineOperation({
       return { result: writeJson(parsed.root, unit, sortKeys), action, warnings: warningsOf(parsed) }
     }
     if (action === 'query') {
-      const { values, paths } = query(input, parsed, path!)
+      const { values, paths } = await query(input, parsed, path!)
       return { result: values, action, paths, warnings: warningsOf(parsed) }
     }
     const node = resolvePointer(parsed.root, pointer!)

@@ -1,8 +1,13 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto'
-import { decodeJwt, decodeProtectedHeader, errors, importJWK, type JWK, type JWTPayload, jwtVerify, SignJWT } from 'jose'
+import type { JWK, JWTPayload } from 'jose'
 import { Type } from 'typebox'
 import { invalidInput, validationError } from '../core/errors.ts'
+import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+
+type Jose = typeof import('jose')
+/** jose, loaded with the first token (see lazily). */
+const jose = lazily(() => import('jose'))
 
 const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const
 const ALGORITHMS = [...HMAC_ALGORITHMS, 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const
@@ -121,7 +126,7 @@ function keyMismatch(jwk: JWK, algorithm: Algorithm): string | undefined {
   return undefined
 }
 
-async function importFor(jwk: JWK, algorithm: Algorithm) {
+async function importFor({ importJWK }: Jose, jwk: JWK, algorithm: Algorithm) {
   try {
     return await importJWK(jwk, algorithm)
   } catch {
@@ -141,7 +146,7 @@ function claimDates(payload: JWTPayload): Record<string, string> {
 }
 
 /** The header and claims of a compact JWS; anything that is not one is a 422. */
-function readToken(token: string) {
+function readToken({ decodeJwt, decodeProtectedHeader }: Jose, token: string) {
   const parts = token.split('.')
   if (parts.length !== 3) {
     throw invalidInput(`input is not a JWT: a compact JWT has three parts separated by '.', and this has ${parts.length}`, { field: 'input' })
@@ -163,8 +168,8 @@ function readToken(token: string) {
 
 const nowInSeconds = () => Math.floor(Date.now() / 1000)
 
-function decode(token: string, at: number | undefined) {
-  const { header, payload, signature } = readToken(token)
+function decode(jose: Jose, token: string, at: number | undefined) {
+  const { header, payload, signature } = readToken(jose, token)
   const expired = typeof payload.exp === 'number' && (at ?? nowInSeconds()) >= payload.exp
   return { result: payload, action: 'decode' as const, header, signature, dates: claimDates(payload), expired, verified: false, warnings: [NOT_VERIFIED] }
 }
@@ -187,7 +192,7 @@ const invalid = (header: Record<string, unknown>, reason: Reason, message: strin
 })
 
 /** The reason jose gives for refusing a token it could read. */
-function reasonOf(error: unknown): [Reason, string] | undefined {
+function reasonOf({ errors }: Jose, error: unknown): [Reason, string] | undefined {
   if (error instanceof errors.JWSSignatureVerificationFailed)
     return ['badSignature', 'The signature does not match: the token was not signed with this key, or was changed after signing']
   if (error instanceof errors.JWTExpired) return ['expired', `The token has expired (its exp claim is past, beyond the clock tolerance)`]
@@ -200,8 +205,8 @@ function reasonOf(error: unknown): [Reason, string] | undefined {
   return undefined
 }
 
-async function verify(token: string, fields: VerifyFields) {
-  const { header } = readToken(token)
+async function verify(jose: Jose, token: string, fields: VerifyFields) {
+  const { header } = readToken(jose, token)
   const algorithm = header.alg
   if (typeof algorithm === 'string' && algorithm.toLowerCase() === 'none') {
     return invalid(header, 'algNone', 'The token is unsecured (alg "none"); such a token is always refused, whatever the key')
@@ -216,9 +221,9 @@ async function verify(token: string, fields: VerifyFields) {
   const jwk = givenKey(fields, 'verify')
   const mismatch = keyMismatch(jwk, alg)
   if (mismatch) return invalid(header, 'wrongKeyType', `The key cannot verify this token: ${mismatch}`)
-  const key = await importFor(jwk, alg)
+  const key = await importFor(jose, jwk, alg)
   try {
-    const { payload } = await jwtVerify(token, key, {
+    const { payload } = await jose.jwtVerify(token, key, {
       algorithms: [alg],
       currentDate: new Date((fields.at ?? nowInSeconds()) * 1000),
       clockTolerance: fields.clockToleranceSeconds,
@@ -227,7 +232,7 @@ async function verify(token: string, fields: VerifyFields) {
     })
     return { result: true, action: 'verify' as const, valid: true, header, payload, dates: claimDates(payload) }
   } catch (error) {
-    const reason = reasonOf(error)
+    const reason = reasonOf(jose, error)
     if (reason) return invalid(header, ...reason)
     throw invalidInput(`input could not be verified: ${(error as Error).message}`, { field: 'input' })
   }
@@ -243,7 +248,7 @@ interface SignFields extends KeyFields {
   at?: number
 }
 
-async function sign(fields: SignFields) {
+async function sign(jose: Jose, fields: SignFields) {
   if (fields.payload === undefined) throw validationError('payload', 'is required for sign: the claims, as an object')
   const { algorithm, expiresInSeconds } = fields
   const jwk = givenKey(fields, 'sign')
@@ -265,9 +270,9 @@ async function sign(fields: SignFields) {
     claims.iat ??= issuedAt
     claims.exp = issuedAt + expiresInSeconds
   }
-  const key = await importFor(jwk, algorithm)
+  const key = await importFor(jose, jwk, algorithm)
   const header = { alg: algorithm, typ: 'JWT' }
-  const token = await new SignJWT(claims as JWTPayload).setProtectedHeader(header).sign(key)
+  const token = await new jose.SignJWT(claims as JWTPayload).setProtectedHeader(header).sign(key)
   return { result: token, action: 'sign' as const, header, payload: claims, warnings }
 }
 
@@ -451,8 +456,9 @@ export const jwt = defineOperation({
   ],
   verdict: { field: 'valid', failure: 'the token is not valid' },
   async run({ input, action, at, ...fields }) {
-    if (action === 'sign') return sign({ ...fields, at })
+    const library = await jose()
+    if (action === 'sign') return sign(library, { ...fields, at })
     if (input === undefined) throw validationError('input', `is required for ${action}: the compact JWT`)
-    return action === 'decode' ? decode(input, at) : verify(input, { ...fields, at })
+    return action === 'decode' ? decode(library, input, at) : verify(library, input, { ...fields, at })
   },
 })

@@ -1,7 +1,13 @@
-import QRCode, { type QRCodeErrorCorrectionLevel } from 'qrcode'
+import type { QRCode, QRCodeErrorCorrectionLevel } from 'qrcode'
 import { type Static, Type } from 'typebox'
+import { commonJsExports } from '../core/commonjs.ts'
 import { limitExceeded } from '../core/errors.ts'
+import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+
+type QrCodeLibrary = typeof import('qrcode')
+/** qrcode, loaded with the first QR code (see lazily). */
+const qrCodeLibrary = lazily(async () => commonJsExports(await import('qrcode')))
 
 type Level = 'L' | 'M' | 'Q' | 'H'
 
@@ -26,9 +32,9 @@ const OFFLOAD_LENGTH = 256
 
 const MEDIA_TYPES = { svg: 'image/svg+xml', png: 'image/png', text: 'text/plain; charset=utf-8' } as const
 
-function symbolOf(input: string, level: Level): QRCode.QRCode {
+function symbolOf(library: QrCodeLibrary, input: string, level: Level): QRCode {
   try {
-    return QRCode.create(input, { errorCorrectionLevel: level as QRCodeErrorCorrectionLevel })
+    return library.create(input, { errorCorrectionLevel: level as QRCodeErrorCorrectionLevel })
   } catch (error) {
     if (!/too big/.test((error as Error).message)) throw error
     const bytes = Buffer.byteLength(input)
@@ -44,7 +50,7 @@ function symbolOf(input: string, level: Level): QRCode.QRCode {
  * Two rows of modules per line in half blocks. Light modules and the margin are drawn (█ ▀ ▄) and
  * dark modules left blank, so that a terminal's light text on a dark background shows dark on light.
  */
-function textOf(symbol: QRCode.QRCode, margin: number): string {
+function textOf(symbol: QRCode, margin: number): string {
   const size = symbol.modules.size
   const side = size + 2 * margin
   const light = (row: number, column: number) => {
@@ -64,13 +70,21 @@ function textOf(symbol: QRCode.QRCode, margin: number): string {
   return `${lines.join('\n')}\n`
 }
 
-async function render(input: string, level: Level, format: 'svg' | 'png' | 'text', margin: number, scale: number, symbol: QRCode.QRCode): Promise<string> {
+async function render(
+  library: QrCodeLibrary,
+  input: string,
+  level: Level,
+  format: 'svg' | 'png' | 'text',
+  margin: number,
+  scale: number,
+  symbol: QRCode,
+): Promise<string> {
   const errorCorrectionLevel = level as QRCodeErrorCorrectionLevel
   switch (format) {
     case 'svg':
-      return QRCode.toString(input, { type: 'svg', errorCorrectionLevel, margin, version: symbol.version })
+      return library.toString(input, { type: 'svg', errorCorrectionLevel, margin, version: symbol.version })
     case 'png':
-      return (await QRCode.toBuffer(input, { type: 'png', errorCorrectionLevel, margin, scale, version: symbol.version })).toString('base64')
+      return (await library.toBuffer(input, { type: 'png', errorCorrectionLevel, margin, scale, version: symbol.version })).toString('base64')
     case 'text':
       return textOf(symbol, margin)
   }
@@ -161,9 +175,10 @@ export const qrCode = defineOperation({
   allowGet: true,
   offload: ({ input, format }) => format === 'png' || input.length > OFFLOAD_LENGTH,
   async run({ input, format, errorCorrection, margin, scale }) {
-    const symbol = symbolOf(input, errorCorrection)
+    const library = await qrCodeLibrary()
+    const symbol = symbolOf(library, input, errorCorrection)
     const answer: Static<typeof qrOutput> = {
-      result: await render(input, errorCorrection, format, margin, scale, symbol),
+      result: await render(library, input, errorCorrection, format, margin, scale, symbol),
       format,
       mediaType: MEDIA_TYPES[format],
       version: symbol.version,

@@ -1,10 +1,19 @@
-import { parse, stringify, TomlDate, TomlError } from 'smol-toml'
+import type { TomlDate } from 'smol-toml'
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { assertSafeValue } from '../core/inspect.ts'
 import { isLargerThan, lineAndColumn, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
+import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+
+/** smol-toml, loaded with the first conversion (see lazily). */
+const smolToml = lazily(() => import('smol-toml'))
+
+/** A date of smol-toml's, told without its class, which is loaded only when needed. */
+function isTomlDate(value: unknown): value is TomlDate {
+  return value instanceof Date && typeof (value as TomlDate).isDate === 'function'
+}
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
@@ -30,7 +39,7 @@ function dateText(date: TomlDate): string {
 
 /** A parsed TOML value as JSON: dates as text, integers beyond 2^53 and inf/nan as strings with a warning. */
 function toJson(value: unknown, path: string, warnings: WarningList): unknown {
-  if (value instanceof TomlDate) return dateText(value)
+  if (isTomlDate(value)) return dateText(value)
   if (typeof value === 'bigint') {
     warnings.add(`${path}: the integer ${value} is beyond 2^53, where JSON numbers lose digits, so it is given as a string`)
     return String(value)
@@ -76,12 +85,13 @@ function assertRealDates(text: string, table: unknown): void {
 
 function hasEarlyDayOfMonth(value: unknown): boolean {
   // The day as written (an offset date-time's instant may fall on another day in UTC).
-  if (value instanceof TomlDate) return (value.isDate() || value.isDateTime()) && Number(dateText(value).slice(8, 10)) <= 3
+  if (isTomlDate(value)) return (value.isDate() || value.isDateTime()) && Number(dateText(value).slice(8, 10)) <= 3
   if (value !== null && typeof value === 'object') return Object.values(value).some(hasEarlyDayOfMonth)
   return false
 }
 
-function tomlToJson(text: string) {
+async function tomlToJson(text: string) {
+  const { parse, TomlError } = await smolToml()
   let table: Record<string, unknown>
   try {
     // Inline nesting is bounded while parsing (the parser recurses); table paths are checked below.
@@ -134,7 +144,8 @@ function predictTomlSize(root: unknown): number {
   return size
 }
 
-function jsonToToml(input: unknown) {
+async function jsonToToml(input: unknown) {
+  const { stringify } = await smolToml()
   const value = typeof input === 'string' ? parseJsonText(input) : input
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalidInput('input must be a JSON object for jsonToToml: a TOML document is a table of keys', { field: 'input' })

@@ -1,10 +1,14 @@
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser'
 import { Type } from 'typebox'
 import { invalidInput, isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
 import { assertSafeValue } from '../core/inspect.ts'
 import { isLargerThan, lineAndColumn, parseJsonText } from '../core/json-value.ts'
+import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+
+type FastXmlParser = typeof import('fast-xml-parser')
+/** fast-xml-parser, loaded with the first conversion (see lazily). */
+const fastXmlParser = lazily(() => import('fast-xml-parser'))
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
@@ -79,7 +83,7 @@ interface NamingOptions {
   textKey: string
 }
 
-function xmlToJson(text: string, { attributePrefix, textKey }: NamingOptions, parseValues: boolean) {
+function xmlToJson({ XMLValidator, XMLParser }: FastXmlParser, text: string, { attributePrefix, textKey }: NamingOptions, parseValues: boolean) {
   const doctype = doctypePosition(text)
   if (doctype >= 0) {
     const place = { ...lineAndColumn(text, doctype), position: doctype }
@@ -197,7 +201,7 @@ function nullsAsEmpty(value: unknown): unknown {
   return value
 }
 
-function jsonToXml(input: unknown, naming: NamingOptions, indent: number) {
+function jsonToXml({ XMLBuilder }: FastXmlParser, input: unknown, naming: NamingOptions, indent: number) {
   const value = typeof input === 'string' ? parseJsonText(input) : input
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalidInput('input must be a JSON object for jsonToXml, with one key: the root element', { field: 'input' })
@@ -304,14 +308,14 @@ export const xmlJson = defineOperation({
     },
   ],
   offload: ({ input }) => isLargerThan(input, XML_OFFLOAD_THRESHOLD),
-  run({ input, action, attributePrefix, textKey, parseValues, indent }) {
+  async run({ input, action, attributePrefix, textKey, parseValues, indent }) {
     // '@text' under the prefix '@' would read as the attribute 'text'.
     if (textKey.startsWith(attributePrefix) || attributePrefix.startsWith(textKey))
       throw validationError('textKey', 'must not begin with attributePrefix, nor be its beginning')
     if (action === 'xmlToJson') {
       if (typeof input !== 'string') throw validationError('input', 'must be XML text (a string) for xmlToJson; JSON values are for jsonToXml')
-      return xmlToJson(input, { attributePrefix, textKey }, parseValues)
+      return xmlToJson(await fastXmlParser(), input, { attributePrefix, textKey }, parseValues)
     }
-    return jsonToXml(input, { attributePrefix, textKey }, indent)
+    return jsonToXml(await fastXmlParser(), input, { attributePrefix, textKey }, indent)
   },
 })
