@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
+import { launchChromium, offlineContext } from './browser.ts'
 import { buildTestApp } from './helpers.ts'
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SCREENSHOT = '/tmp/devutils-docs-base64.png'
 
 describe('the docs page in headless Chromium, offline, under the service CSP', { timeout: 60_000 }, () => {
@@ -20,40 +19,11 @@ describe('the docs page in headless Chromium, offline, under the service CSP', {
   const failedResponses: string[] = []
 
   before(async () => {
-    assert.ok(
-      existsSync(CHROMIUM_PATH),
-      `Chromium is not at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium', or set CHROMIUM_PATH to a Chromium binary`,
-    )
     app = await buildTestApp()
     await app.listen({ host: '127.0.0.1', port: 0 })
     origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-    // We run as root, where Chromium refuses its sandbox; the rest keeps it off the (closed) network.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1600 } })
-    await context.route('**/*', (route) => {
-      const url = route.request().url()
-      if (new URL(url).origin === origin) return route.continue()
-      offOrigin.push(url)
-      return route.abort('blockedbyclient')
-    })
-    // Chromium logs each violation to the console; the page's own event is a second witness that does
-    // not depend on that wording.
-    await context.addInitScript({
-      content:
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: the script is run in the browser, where the template is evaluated
-        "document.addEventListener('securitypolicyviolation', (event) => console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI}`))",
-    })
+    browser = await launchChromium()
+    const context = await offlineContext(browser, origin, offOrigin, { viewport: { width: 1280, height: 1600 } })
     page = await context.newPage()
     page.on('console', (message) => {
       const text = message.text()

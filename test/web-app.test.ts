@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -7,12 +7,12 @@ import { after, before, describe, test } from 'node:test'
 import { setTimeout as delay } from 'node:timers/promises'
 import { gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { validate } from '../src/core/validate.ts'
 import { operations, operationsByName } from '../src/operations/index.ts'
+import { launchChromium, offlineContext } from './browser.ts'
 import { buildTestApp } from './helpers.ts'
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** Set to docs/screenshots to refresh the README's screenshots; elsewhere they go to a temporary folder. */
 const SCREENSHOTS = process.env.DEVUTILS_SCREENSHOTS ?? '/tmp/devutils-web-app'
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -27,18 +27,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
   const failedAssets: string[] = []
 
   async function newContext(colorScheme: 'light' | 'dark' = 'light', viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport, colorScheme })
-    await context.route('**/*', (route) => {
-      const url = route.request().url()
-      if (new URL(url).origin === origin) return route.continue()
-      offOrigin.push(url)
-      return route.abort('blockedbyclient')
-    })
-    await context.addInitScript({
-      content:
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: the script is run in the browser, where the template is evaluated
-        "document.addEventListener('securitypolicyviolation', (event) => console.error(`securitypolicyviolation: ${event.violatedDirective} blocked ${event.blockedURI}`))",
-    })
+    const context = await offlineContext(browser, origin, offOrigin, { viewport, colorScheme })
     context.on('page', watch)
     return context
   }
@@ -60,26 +49,11 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
   let page: Page
 
   before(async () => {
-    assert.ok(
-      existsSync(CHROMIUM_PATH),
-      `Chromium is not at ${CHROMIUM_PATH}: install it with 'apt-get install -y chromium', or set CHROMIUM_PATH to a Chromium binary`,
-    )
     // Key derivation on a worker thread of a busy test machine may take longer than the default budget.
     app = await buildTestApp({ timeBudgetMs: 30_000 })
     await app.listen({ host: '127.0.0.1', port: 0 })
     origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    browser = await launchChromium()
     context = await newContext()
     page = await context.newPage()
     mkdirSync(SCREENSHOTS, { recursive: true })

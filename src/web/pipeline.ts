@@ -1,10 +1,11 @@
 import { renderData } from './answer.ts'
 import { type Answer, callOperation, curlCommand } from './api.ts'
 import type { WebCatalogue, WebOperation } from './catalogue-types.ts'
-import { copyButton, h, richText } from './dom.ts'
+import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
 import { buildForm, type OperationForm } from './form.ts'
 import { readFragment, writeFragment } from './fragment.ts'
+import { pageLayout } from './page.ts'
 import { TOOL_PATH } from './paths.ts'
 
 const DEBOUNCE_MS = 300
@@ -285,37 +286,18 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   void run()
 
   return {
-    element: h(
-      'article',
-      { class: 'tool pipeline' },
-      h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'All tools'), ' / workflows'),
-      h('h1', { tabindex: -1 }, 'Pipeline'),
-      h('p', { class: 'summary' }, catalogue.pipeline.summary),
-      h('details', { class: 'about' }, h('summary', {}, 'How it works'), h('p', {}, ...richText(catalogue.pipeline.description))),
-      h(
-        'div',
-        { class: 'tool-grid' },
-        h('section', { class: 'panel', 'aria-labelledby': 'input-heading' }, h('h2', { id: 'input-heading' }, 'Input and steps'), formElement),
-        h(
-          'section',
-          { class: 'panel output', 'aria-labelledby': 'answer-heading' },
-          h('h2', { id: 'answer-heading' }, 'Answer'),
-          status,
-          answerSlot,
-          h(
-            'details',
-            { class: 'request' },
-            h('summary', {}, 'The same request with curl'),
-            h(
-              'div',
-              { class: 'toolbar' },
-              copyButton('Copy command', () => curlSlot.textContent ?? ''),
-            ),
-            curlSlot,
-          ),
-        ),
-      ),
-    ),
+    element: pageLayout({
+      attributes: { class: 'tool pipeline' },
+      category: 'workflows',
+      title: 'Pipeline',
+      summary: catalogue.pipeline.summary,
+      description: catalogue.pipeline.description,
+      inputHeading: 'Input and steps',
+      formElement,
+      status,
+      answerSlot,
+      curlSlot,
+    }),
     dispose() {
       clearTimeout(timer)
       controller?.abort()

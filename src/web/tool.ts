@@ -1,10 +1,11 @@
 import { renderData } from './answer.ts'
 import { type Answer, callOperation, curlCommand } from './api.ts'
 import type { WebOperation } from './catalogue-types.ts'
-import { copyButton, h, richText } from './dom.ts'
+import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
 import { buildForm } from './form.ts'
 import { readFragment, writeFragment } from './fragment.ts'
+import { pageLayout } from './page.ts'
 
 const DEBOUNCE_MS = 250
 
@@ -136,38 +137,19 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     }
   })
 
-  const element = h(
-    'article',
-    { class: 'tool', 'data-operation': operation.name },
-    h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'All tools'), ` / ${operation.category}`),
-    h('h1', { tabindex: -1 }, operation.name),
-    h('p', { class: 'summary' }, operation.summary),
-    h('details', { class: 'about' }, h('summary', {}, 'How it works'), h('p', {}, ...richText(operation.description))),
+  const element = pageLayout({
+    attributes: { class: 'tool', 'data-operation': operation.name },
+    category: operation.category,
+    title: operation.name,
+    summary: operation.summary,
+    description: operation.description,
     examples,
-    h(
-      'div',
-      { class: 'tool-grid' },
-      h('section', { class: 'panel', 'aria-labelledby': 'input-heading' }, h('h2', { id: 'input-heading' }, 'Input'), formElement),
-      h(
-        'section',
-        { class: 'panel output', 'aria-labelledby': 'answer-heading' },
-        h('h2', { id: 'answer-heading' }, 'Answer'),
-        status,
-        answerSlot,
-        h(
-          'details',
-          { class: 'request' },
-          h('summary', {}, 'The same request with curl'),
-          h(
-            'div',
-            { class: 'toolbar' },
-            copyButton('Copy command', () => curlSlot.textContent ?? ''),
-          ),
-          curlSlot,
-        ),
-      ),
-    ),
-  )
+    inputHeading: 'Input',
+    formElement,
+    status,
+    answerSlot,
+    curlSlot,
+  })
 
   const params = readFragment()
   form.setFromParams(params)
