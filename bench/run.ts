@@ -55,6 +55,8 @@ const SATURATION_CONNECTIONS = 32
 const CPU_BAR = 1.8
 const LARGE_CONNECTIONS = 4
 const CONVERT_CONNECTIONS = 2
+/** The isolation target's absolute alternative: a p99 this low beside heavy work is met whatever the ratio. */
+const ISOLATION_P99_CEILING_MS = 25
 /** The isolation probe: small requests at a steady rate, low enough that alone they never queue. */
 const PROBE = { perSecond: 200, connections: 4 }
 
@@ -446,9 +448,9 @@ async function isolation(bench: Bench, heavyLoader: LoadGenerator, { service }: 
   const ratio = column(loaded, 1) / column(alone, 1)
   target(
     'small-request p99 while heavy requests run',
-    '≤ 2× the p99 without them',
+    `≤ 2× the p99 without them, or ≤ ${ISOLATION_P99_CEILING_MS} ms`,
     `${times(ratio)} (${ms(column(loaded, 1))} ms against ${ms(column(alone, 1))} ms)`,
-    ratio <= 2,
+    ratio <= 2 || column(loaded, 1) <= ISOLATION_P99_CEILING_MS,
   )
 }
 
