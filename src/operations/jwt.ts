@@ -278,6 +278,11 @@ async function sign(jose: Jose, fields: SignFields) {
 
 const AT_MAXIMUM = 253_402_300_799
 
+/** The examples' token and key: RFC 7515 appendix A.1 (HS256; the key is the JWK's random bytes, base64url). */
+const RFC7515_A1_TOKEN =
+  'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'
+const RFC7515_A1_KEY = 'AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow'
+
 export const jwt = defineOperation({
   name: 'jwt',
   category: 'encoders',
@@ -296,9 +301,7 @@ export const jwt = defineOperation({
         Type.String({
           maxLength: 65_536,
           description: 'decode and verify: the compact JWT (header.payload.signature). Required for them; sign takes `payload` instead and ignores it.',
-          examples: [
-            'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
-          ],
+          examples: [RFC7515_A1_TOKEN],
         }),
       ),
       action: withDefault(
@@ -389,8 +392,7 @@ export const jwt = defineOperation({
     {
       summary: 'Decode the JWT of RFC 7519 §3.1 (nothing is verified)',
       input: {
-        input:
-          'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+        input: RFC7515_A1_TOKEN,
       },
       output: {
         result: { iss: 'joe', exp: 1300819380, 'http://example.com/is_root': true },
@@ -406,10 +408,9 @@ export const jwt = defineOperation({
     {
       summary: 'Verify RFC 7515 A.1 (HS256, a key of random bytes given as base64url) as of a time before it expired',
       input: {
-        input:
-          'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+        input: RFC7515_A1_TOKEN,
         action: 'verify',
-        secret: 'AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow',
+        secret: RFC7515_A1_KEY,
         secretEncoding: 'base64url',
         issuer: 'joe',
         at: 1300819000,
@@ -426,10 +427,9 @@ export const jwt = defineOperation({
     {
       summary: 'The same token checked now: a 200 that says why it is not valid',
       input: {
-        input:
-          'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+        input: RFC7515_A1_TOKEN,
         action: 'verify',
-        secret: 'AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow',
+        secret: RFC7515_A1_KEY,
         secretEncoding: 'base64url',
       },
       output: {
