@@ -201,6 +201,8 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await page.goto(origin)
     const summaryWord = operationsByName.get('url')!.summary.split(' ')[0]
     assert.equal(summaryWord, 'Percent-encode')
+    // The cards are drawn once the catalogue has arrived: count them only then.
+    await untilText(page, 'search-count', `${operations.length} tools`)
     assert.equal(await page.locator('.cards li:visible').count(), operations.length)
     await page.locator('#search').fill('percent')
     await untilText(page, 'search-count', 'match', 'includes')

@@ -1,5 +1,6 @@
 import { renderData } from './answer.ts'
-import { type Answer, callOperation, curlCommand } from './api.ts'
+import { answerPanel } from './answer-panel.ts'
+import type { Answer } from './api.ts'
 import type { WebCatalogue, WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
@@ -26,12 +27,9 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   const byName = new Map(catalogue.operations.map((operation) => [operation.name, operation]))
   const steps: Step[] = []
   const list = h('ol', { class: 'steps' })
-  const status = h('p', { class: 'status', role: 'status', id: 'answer-status' })
-  const answerSlot = h('div', { class: 'answer-slot', id: 'answer' })
-  const curlSlot = h('pre', { class: 'code curl', tabindex: 0 })
+  const panel = answerPanel()
+  const { status, answerSlot, curlSlot, showStatus } = panel
   let timer: ReturnType<typeof setTimeout> | undefined
-  let controller: AbortController | undefined
-  let sequence = 0
 
   const onChange = () => {
     writeFragment(shareableParams())
@@ -187,32 +185,15 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
       showStatus('error', 'Fix the field marked in the form: nothing was sent.')
       return
     }
-    curlSlot.textContent = curlCommand('pipeline', request.body)
-    controller?.abort()
-    controller = new AbortController()
-    const mine = ++sequence
-    showStatus('busy', 'Running…')
-    let answer: Answer
-    try {
-      answer = await callOperation('pipeline', request.body, controller.signal)
-    } catch (error) {
-      if (mine === sequence) showStatus('error', `The request failed: ${(error as Error).message}`)
-      return
-    }
-    if (mine === sequence) showAnswer(answer)
-  }
-
-  function showStatus(kind: 'busy' | 'done' | 'error', text: string, ...extra: Array<Node | string>) {
-    status.className = `status ${kind}`
-    status.replaceChildren(text, ...extra)
-    answerSlot.setAttribute('aria-busy', String(kind === 'busy'))
+    const answer = await panel.send('pipeline', request.body)
+    if (answer) showAnswer(answer)
   }
 
   function showAnswer(answer: Answer) {
     if (answer.success) {
       const last = steps[steps.length - 1].operation
       const stepResults = (answer.data.steps as Array<Record<string, unknown>> | undefined) ?? []
-      showStatus('done', 'Answered in ', h('span', { id: 'processing-time' }, `${answer.meta.processingTime} ms`), ' of processing.')
+      panel.showProcessingTime(answer.meta.processingTime)
       answerSlot.replaceChildren(
         renderData({ ...answer, data: stepResults[stepResults.length - 1] ?? { result: answer.data.result } }, last),
         h(
@@ -300,7 +281,7 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
     }),
     dispose() {
       clearTimeout(timer)
-      controller?.abort()
+      panel.abort()
     },
   }
 }

@@ -1,5 +1,6 @@
 import { renderData } from './answer.ts'
-import { type Answer, callOperation, curlCommand } from './api.ts'
+import { answerPanel } from './answer-panel.ts'
+import { type Answer, curlCommand } from './api.ts'
 import type { WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
@@ -16,12 +17,9 @@ const DEBOUNCE_MS = 250
  */
 export function toolPage(operation: WebOperation): { element: HTMLElement; dispose(): void } {
   const autoRun = !operation.deliberatelySlow
-  const status = h('p', { class: 'status', role: 'status', id: 'answer-status' })
-  const answerSlot = h('div', { class: 'answer-slot', id: 'answer' })
-  const curlSlot = h('pre', { class: 'code curl', tabindex: 0 })
+  const panel = answerPanel()
+  const { status, answerSlot, curlSlot, showStatus } = panel
   let timer: ReturnType<typeof setTimeout> | undefined
-  let controller: AbortController | undefined
-  let sequence = 0
 
   const onChange = () => {
     writeFragment(form.shareableParams())
@@ -40,31 +38,13 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
       showStatus('error', 'Fix the field marked in the form: nothing was sent.')
       return
     }
-    curlSlot.textContent = curlCommand(operation.name, reading.body)
-    controller?.abort()
-    controller = new AbortController()
-    const mine = ++sequence
-    showStatus('busy', 'Running…')
-    let answer: Answer
-    try {
-      answer = await callOperation(operation.name, reading.body, controller.signal)
-    } catch (error) {
-      if (mine === sequence) showStatus('error', `The request failed: ${(error as Error).message}`)
-      return
-    }
-    if (mine !== sequence) return
-    showAnswer(answer)
-  }
-
-  function showStatus(kind: 'busy' | 'done' | 'error', text: string, ...extra: Array<Node | string>) {
-    status.className = `status ${kind}`
-    status.replaceChildren(text, ...extra)
-    answerSlot.setAttribute('aria-busy', String(kind === 'busy'))
+    const answer = await panel.send(operation.name, reading.body)
+    if (answer) showAnswer(answer)
   }
 
   function showAnswer(answer: Answer) {
     if (answer.success) {
-      showStatus('done', 'Answered in ', h('span', { id: 'processing-time' }, `${answer.meta.processingTime} ms`), ' of processing.')
+      panel.showProcessingTime(answer.meta.processingTime)
       answerSlot.replaceChildren(renderData(answer, operation))
       return
     }
@@ -172,7 +152,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     element,
     dispose() {
       clearTimeout(timer)
-      controller?.abort()
+      panel.abort()
       window.removeEventListener('hashchange', onHashChange)
     },
   }
