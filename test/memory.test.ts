@@ -42,6 +42,35 @@ describe('the memory budget of bodies in flight', () => {
     }
   })
 
+  test('a body sent without a length reserves the most it may be (the body limit), and is refused at once when that does not fit', async () => {
+    const postChunked = async (budget: number) => {
+      const app = await buildApp({
+        config: { logLevel: 'silent', rateLimitMax: 0, bodyLimit: 4096 },
+        overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000, bodyMemoryBudgetBytes: budget },
+      })
+      try {
+        await app.listen({ port: 0, host: '127.0.0.1' })
+        const { port } = app.server.address() as { port: number }
+        return await new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
+          const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/base64', headers: { 'content-type': 'application/json' } }, (response) => {
+            const chunks: Buffer[] = []
+            response.on('data', (chunk: Buffer) => chunks.push(chunk))
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, code: /"code":"(\w+)"/.exec(Buffer.concat(chunks).toString())?.[1] }))
+          })
+          request.on('error', reject)
+          // No Content-Length: node:http sends the body chunked.
+          request.write('{"input":')
+          request.end('"hi"}')
+        })
+      } finally {
+        await app.close()
+      }
+    }
+    // Twice the body limit (MEMORY_PER_BODY_BYTE = 2) is 8 KiB.
+    assert.deepEqual(await postChunked(8 * 1024 - 1), { status: 503, code: 'OVERLOADED' })
+    assert.deepEqual(await postChunked(8 * 1024), { status: 200, code: undefined })
+  })
+
   test('100 concurrent 900 KiB yaml-json requests keep a real server under 300 MB RSS and the manifests’ limit; each is answered 200 or 503 with Retry-After', {
     skip: process.platform !== 'linux' && 'RSS is read from /proc',
   }, async () => {

@@ -58,20 +58,47 @@ export function executeBodyToJson(operation: AnyOperation, body: Uint8Array, opt
 export function checkedInput(operation: AnyOperation, rawInput: unknown): Record<string, unknown> {
   const input = validate<Record<string, unknown>>(operation.input, rawInput)
   if (!operation.checksEachCall) {
-    const properties = operation.input.properties as Record<string, { writeOnly?: boolean }>
-    for (const [field, value] of Object.entries(input)) {
-      assertSafeValue(value, field, { checkText: !operation.allowLoneSurrogates, secret: properties[field]?.writeOnly === true })
-    }
+    const { plain, secret, secretFields } = fieldChecksOf(operation)
+    for (const field in input) assertSafeValue(input[field], field, secretFields.has(field) ? secret : plain)
   }
   return input
 }
 
+type SafeValueOptions = Parameters<typeof assertSafeValue>[2]
+
+const fieldChecks = new WeakMap<AnyOperation, { plain: SafeValueOptions; secret: SafeValueOptions; secretFields: ReadonlySet<string> }>()
+
+/** How an operation's input fields are checked (their text, and which are secrets), worked out once. */
+function fieldChecksOf(operation: AnyOperation) {
+  let checks = fieldChecks.get(operation)
+  if (checks === undefined) {
+    const checkText = !operation.allowLoneSurrogates
+    const properties = Object.entries(operation.input.properties as Record<string, { writeOnly?: boolean }>)
+    checks = {
+      plain: { checkText, secret: false },
+      secret: { checkText, secret: true },
+      secretFields: new Set(properties.filter(([, property]) => property.writeOnly === true).map(([field]) => field)),
+    }
+    fieldChecks.set(operation, checks)
+  }
+  return checks
+}
+
 const timeBudgetOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions) => timeBudgetMs
 
-async function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput) {
-  const timeBudgetMs = timeBudgetOf(options)
-  const input = checkedInput(operation, rawInput)
-  if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
-  const result = await operation.run(input, { timeBudgetMs })
-  return output === 'json' ? JSON.stringify(result) : result
+/**
+ * Not async, so that an operation that answers at once (most do) costs one settled promise rather
+ * than an async function's and an await's; an error thrown on the way is a rejection all the same.
+ */
+function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput): Promise<unknown> {
+  try {
+    const timeBudgetMs = timeBudgetOf(options)
+    const input = checkedInput(operation, rawInput)
+    if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
+    const result = operation.run(input, { timeBudgetMs })
+    const finish = (value: unknown) => (output === 'json' ? JSON.stringify(value) : value)
+    return result instanceof Promise ? result.then(finish) : Promise.resolve(finish(result))
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }

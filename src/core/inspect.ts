@@ -21,6 +21,12 @@ function pathOf(field: string, location: Location | undefined): string {
  * With `secret`, errors say what is wrong but nothing of the value.
  */
 export function assertSafeValue(root: unknown, field: string, { checkText = true, secret = false }: { checkText?: boolean; secret?: boolean } = {}): void {
+  // Most fields are a string or a number: checked without setting up the walk.
+  if (typeof root === 'string') {
+    if (checkText && !root.isWellFormed()) throw loneSurrogateError(root, field, secret)
+    return
+  }
+  if (root === null || typeof root !== 'object') return
   const pending: Array<[value: unknown, location: Location | undefined, depth: number]> = [[root, undefined, 0]]
   while (pending.length > 0) {
     const [value, location, depth] = pending.pop()!

@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** performance.now() when the request arrived, for meta.processingTime. */
     startedAt: number
+    /** The path of the route that answers the request (`routeOptions.url`), undefined for an unknown path. */
+    routeUrl: string | undefined
   }
 }
 

@@ -1,5 +1,4 @@
-import { Transform } from 'node:stream'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DevutilsError } from '../core/errors.ts'
 
 /**
@@ -42,57 +41,31 @@ export class MemoryBudget {
 
 const overloaded = () => new DevutilsError('OVERLOADED', 'Too many request bodies are in flight on this instance; retry in a moment')
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Bytes of the memory budget this request holds (see `registerBodyBudget`). */
-    budgetHeld: number
-  }
-}
-
 /**
- * Bounds the memory that bodies in flight hold. A request that declares its length reserves its
- * cost before a byte of its body is read, and past the budget is answered 503 OVERLOADED with
- * Retry-After at once; its unread body is then discarded as it arrives, so the connection stays
- * usable and nothing is kept. A body sent without a length (chunked) reserves as its chunks arrive,
- * and is refused with the same 503 as soon as it grows past what is left. Bodies over `bodyLimit`
- * reserve nothing: they are refused with 413 without being read.
+ * Bounds the memory that bodies in flight hold. A request reserves its body's cost before a byte of
+ * it is read: its declared length, or, for a body sent without one (chunked), the most it may be
+ * (`bodyLimit`). Past the budget it is answered 503 OVERLOADED with Retry-After at once; its unread
+ * body is then discarded as it arrives, so the connection stays usable and nothing is kept. Bodies
+ * over `bodyLimit` reserve nothing: they are refused with 413 without being read. The reservation is
+ * given back once the response is written or the connection is gone.
+ *
+ * Answers the check that the service's one onRequest hook (protection.ts) runs for each request.
  */
-export function registerBodyBudget(app: FastifyInstance, budget: MemoryBudget, bodyLimit: number): void {
-  app.decorateRequest('budgetHeld', 0)
-  app.addHook('onRequest', (request, reply, done) => {
+export function bodyBudgetCheck(budget: MemoryBudget, bodyLimit: number) {
+  return (request: FastifyRequest, reply: FastifyReply): DevutilsError | undefined => {
     const length = request.headers['content-length']
-    if (length === undefined) {
-      if (request.headers['transfer-encoding'] !== undefined) releaseOnClose(request, reply, budget)
-      return done()
+    let bytes: number
+    if (length !== undefined) {
+      bytes = Number(length)
+      if (!Number.isSafeInteger(bytes) || bytes <= 0 || bytes > bodyLimit) return undefined
+    } else if (request.headers['transfer-encoding'] !== undefined) {
+      bytes = bodyLimit
+    } else {
+      return undefined
     }
-    const bytes = Number(length)
-    if (!Number.isSafeInteger(bytes) || bytes <= 0 || bytes > bodyLimit) return done()
     const cost = bytes * MEMORY_PER_BODY_BYTE
-    if (!budget.tryReserve(cost)) return done(overloaded())
-    request.budgetHeld = cost
-    releaseOnClose(request, reply, budget)
-    done()
-  })
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.headers['content-length'] !== undefined) return done(null, payload)
-    // No length declared: reserve each chunk's cost before it is kept.
-    const metered = new Transform({
-      transform(chunk: Buffer, _encoding, next) {
-        const cost = chunk.byteLength * MEMORY_PER_BODY_BYTE
-        if (!budget.tryReserve(cost)) return next(overloaded())
-        request.budgetHeld += cost
-        next(null, chunk)
-      },
-    })
-    payload.on('error', (error) => metered.destroy(error))
-    done(null, payload.pipe(metered))
-  })
-}
-
-/** Gives the request's reservation back once its response is written or its connection is gone. */
-function releaseOnClose(request: FastifyRequest, reply: FastifyReply, budget: MemoryBudget): void {
-  reply.raw.once('close', () => {
-    budget.release(request.budgetHeld)
-    request.budgetHeld = 0
-  })
+    if (!budget.tryReserve(cost)) return overloaded()
+    reply.raw.on('close', () => budget.release(cost))
+    return undefined
+  }
 }

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import underPressure from '@fastify/under-pressure'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import helmet from 'helmet'
 import type { Redis } from 'ioredis'
 import { commonJsExports } from '../core/commonjs.ts'
 import type { Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
-import { BODY_MEMORY_BUDGET_BYTES, MemoryBudget, registerBodyBudget } from './memory-budget.ts'
-import { memoryStore, redisStore, registerRateLimit } from './rate-limit.ts'
+import { watchEventLoopLag } from './load-shedding.ts'
+import { BODY_MEMORY_BUDGET_BYTES, bodyBudgetCheck, MemoryBudget } from './memory-budget.ts'
+import { memoryStore, rateLimiter, redisStore } from './rate-limit.ts'
 
 /**
  * When the event loop lags this long, or bodies in flight would hold more memory than the budget,
@@ -111,38 +111,40 @@ function apiHeaders(pageHeaders: Record<string, string>): Record<string, string>
   }
 }
 
+/** Runs a request's protections and tells Fastify (`done`) whether it may go on. */
+export type Protection = (request: FastifyRequest, reply: FastifyReply, done: (refusal?: Error) => void) => void
+
 /**
  * Security headers (helmet's whole set on HTML pages, the few an API needs on the rest), CORS, load
- * shedding, rate limiting and the memory budget of bodies in flight. Registered before any route, so that every route (and the not-found
- * handler, see app.ts) is covered. The CORS headers are constants
- * set with the security headers: @fastify/cors worked out the same answer for every request, at a
- * cost of several microseconds each (docs/PERFORMANCE.md).
+ * shedding, rate limiting and the memory budget of bodies in flight, as one function that the
+ * service's one onRequest hook calls (app.ts), so that every route, and the not-found handler, is
+ * covered. One hook rather than one per duty: each hook Fastify runs costs a small request
+ * measurably (docs/PERFORMANCE.md). The CORS headers are constants set with the security headers:
+ * @fastify/cors worked out the same answer for every request, at a cost of several microseconds each.
  */
-export async function registerProtection(app: FastifyInstance, config: Config, overload: OverloadLimits): Promise<void> {
+export async function protection(app: FastifyInstance, config: Config, overload: OverloadLimits): Promise<Protection> {
   const security = securityHeaders()
   const pageHeaders = { ...security, ...CORS_HEADERS }
   const answerHeaders = { ...apiHeaders(security), ...CORS_HEADERS }
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(isPage(request.url) ? pageHeaders : answerHeaders)
-    done()
-  })
   app.options('*', { schema: { hide: true } }, (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send())
-  await app.register(underPressure, {
-    maxEventLoopDelay: overload.maxEventLoopDelayMs,
-    sampleInterval: overload.sampleIntervalMs,
-    // A rejected promise reaches the error handler, which writes the envelope.
-    pressureHandler: async (_request, reply) => {
-      reply.header('retry-after', '1')
-      throw new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment')
-    },
-  })
-  if (config.rateLimitMax > 0) {
-    const windowMs = config.rateLimitWindow
-    const store = config.redisUrl ? redisStore(await connectRedis(app, config.redisUrl), windowMs) : memoryStore(windowMs)
-    registerRateLimit(app, { max: config.rateLimitMax, windowMs, store, unlimitedRoutes: UNLIMITED_ROUTES })
+  const lag = watchEventLoopLag(overload.maxEventLoopDelayMs, overload.sampleIntervalMs)
+  app.addHook('onClose', async () => lag.stop())
+  const countRequest = config.rateLimitMax > 0 ? await rateLimit(app, config) : undefined
+  const reserveBody = bodyBudgetCheck(new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
+  return (request, reply, done) => {
+    reply.headers(isPage(request.url) ? pageHeaders : answerHeaders)
+    if (lag.exceeded()) return done(new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment'))
+    const counted = countRequest?.(request, reply, request.routeUrl)
+    // After the rate limit, so that a client past its limit is told so and reserves nothing.
+    if (counted instanceof Promise) counted.then((refusal) => done(refusal ?? reserveBody(request, reply)))
+    else done(counted ?? reserveBody(request, reply))
   }
-  // After the rate limit, so that a client past its limit is told so and reserves nothing.
-  registerBodyBudget(app, new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
+}
+
+async function rateLimit(app: FastifyInstance, config: Config) {
+  const windowMs = config.rateLimitWindow
+  const store = config.redisUrl ? redisStore(await connectRedis(app, config.redisUrl), windowMs) : memoryStore(windowMs)
+  return rateLimiter({ max: config.rateLimitMax, windowMs, store, unlimitedRoutes: UNLIMITED_ROUTES })
 }
 
 /**

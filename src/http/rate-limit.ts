@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { DevutilsError } from '../core/errors.ts'
 
@@ -25,21 +25,31 @@ const MAX_CLIENTS_IN_MEMORY = 100_000
 
 /**
  * Counts in a Map kept in the order the windows started (a client whose window restarts moves to
- * the end), so expired windows are always at the front and each hit removes them in passing.
+ * the end), so ended windows are always at the front: they are removed once the first of them has
+ * ended, or when the Map is full, and a hit that finds neither walks nothing.
  */
 export function memoryStore(windowMs: number): CountStore {
   const windows = new Map<string, WindowCount>()
+  let firstEnds = Number.POSITIVE_INFINITY
+  const forgetEnded = (now: number) => {
+    firstEnds = Number.POSITIVE_INFINITY
+    for (const [oldest, window] of windows) {
+      if (window.resetsAt > now && windows.size < MAX_CLIENTS_IN_MEMORY) {
+        firstEnds = window.resetsAt
+        return
+      }
+      windows.delete(oldest)
+    }
+  }
   return {
     hit(client, now) {
-      for (const [oldest, window] of windows) {
-        if (window.resetsAt > now && windows.size < MAX_CLIENTS_IN_MEMORY) break
-        windows.delete(oldest)
-      }
+      if (now >= firstEnds || windows.size >= MAX_CLIENTS_IN_MEMORY) forgetEnded(now)
       let window = windows.get(client)
       if (window === undefined || window.resetsAt <= now) {
         windows.delete(client)
         window = { count: 0, resetsAt: now + windowMs }
         windows.set(client, window)
+        firstEnds = Math.min(firstEnds, window.resetsAt)
       }
       window.count++
       return window
@@ -80,6 +90,9 @@ export interface RateLimitOptions {
   unlimitedRoutes: ReadonlySet<string>
 }
 
+/** What a request is refused with, or undefined when it may go on; a promise only where the count lives elsewhere. */
+export type Refusal = DevutilsError | undefined
+
 /**
  * RATE_LIMIT_MAX requests per window per client address (TRUST_PROXY decides what that is). Every
  * counted answer carries RateLimit-Limit, -Remaining and -Reset (IETF draft); past the limit it is
@@ -87,11 +100,13 @@ export interface RateLimitOptions {
  * store fails (Redis unreachable), the request is served without a count: the limiter fails open.
  *
  * Written for this service rather than taken from @fastify/rate-limit, whose chain of promises per
- * request cost a small request 20–30 µs (docs/PERFORMANCE.md); in memory this hook is synchronous.
+ * request cost a small request 20–30 µs (docs/PERFORMANCE.md); in memory it is synchronous. It
+ * answers a function that counts one request (`route` is the request's route path, undefined for
+ * an unknown path), called by the service's one onRequest hook (protection.ts).
  */
-export function registerRateLimit(app: FastifyInstance, { max, windowMs, store, unlimitedRoutes }: RateLimitOptions): void {
+export function rateLimiter({ max, windowMs, store, unlimitedRoutes }: RateLimitOptions) {
   const limit = String(max)
-  const answer = (reply: FastifyReply, { count, resetsAt }: WindowCount, now: number): DevutilsError | undefined => {
+  const answer = (reply: FastifyReply, { count, resetsAt }: WindowCount, now: number): Refusal => {
     const secondsLeft = String(Math.max(1, Math.ceil((resetsAt - now) / 1000)))
     reply.header('ratelimit-limit', limit)
     reply.header('ratelimit-remaining', String(Math.max(0, max - count)))
@@ -103,18 +118,16 @@ export function registerRateLimit(app: FastifyInstance, { max, windowMs, store, 
       windowMs,
     })
   }
-  app.addHook('onRequest', (request, reply, done) => {
-    const route = request.routeOptions.url
-    if (route !== undefined && unlimitedRoutes.has(route)) return done()
+  return (request: FastifyRequest, reply: FastifyReply, route: string | undefined): Refusal | Promise<Refusal> => {
+    if (route !== undefined && unlimitedRoutes.has(route)) return undefined
     const now = Date.now()
     const counted = store.hit(request.ip, now)
     if (counted instanceof Promise) {
-      counted.then(
-        (window) => done(answer(reply, window, now)),
-        () => done(),
+      return counted.then(
+        (window) => answer(reply, window, now),
+        () => undefined,
       )
-    } else {
-      done(answer(reply, counted, now))
     }
-  })
+    return answer(reply, counted, now)
+  }
 }
