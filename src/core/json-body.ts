@@ -13,11 +13,12 @@ export function parseJsonBody(body: Uint8Array): unknown {
   // A byte order mark is not part of the JSON text (RFC 8259 §8.1 lets a parser ignore it).
   const start = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8', start)
-  if (text.trim() === '') throw emptyBody()
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
+    // Only a text that is not JSON can be empty, so the common case never trims a copy of the body.
+    if (text.trim() === '') throw emptyBody()
     const reason = error instanceof Error ? error.message : String(error)
     const position = /position (\d+)/.exec(reason)?.[1]
     throw new DevutilsError('INVALID_JSON', `The body is not valid JSON: ${reason}`, position === undefined ? undefined : { position: Number(position) })
