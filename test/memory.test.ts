@@ -52,11 +52,14 @@ describe('the memory budget of bodies in flight', () => {
         await app.listen({ port: 0, host: '127.0.0.1' })
         const { port } = app.server.address() as { port: number }
         return await new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
-          const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/base64', headers: { 'content-type': 'application/json' } }, (response) => {
-            const chunks: Buffer[] = []
-            response.on('data', (chunk: Buffer) => chunks.push(chunk))
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, code: /"code":"(\w+)"/.exec(Buffer.concat(chunks).toString())?.[1] }))
-          })
+          const request = http.request(
+            { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/base64', headers: { 'content-type': 'application/json' } },
+            (response) => {
+              const chunks: Buffer[] = []
+              response.on('data', (chunk: Buffer) => chunks.push(chunk))
+              response.on('end', () => resolve({ status: response.statusCode ?? 0, code: /"code":"(\w+)"/.exec(Buffer.concat(chunks).toString())?.[1] }))
+            },
+          )
           request.on('error', reject)
           // No Content-Length: node:http sends the body chunked.
           request.write('{"input":')
