@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util'
 import { type Load, LoadGenerator, type LoadResult } from './load.ts'
 import { Bench, closed, type Measurement, median, type Plan, paced } from './measure.ts'
 import { nowUs, summarizeProfiles } from './profile.ts'
+import { bundleReferenceServers, REFERENCE_SOURCES } from './reference-servers.ts'
 import { BENCH_RATE_LIMIT_MAX, type Server, startServer } from './servers.ts'
 import { type CommandRun, timeCommand, timeMcpInitialize, timeServerReady } from './startup.ts'
 import {
@@ -591,8 +592,8 @@ async function checkAnswers(bench: Bench, servers: Servers) {
 // ---------------------------------------------------------------- profiles
 
 /** The reference servers a profile is compared with. */
-const BARE = ['baseline', 'bench/baseline-server.ts'] as const
-const FASTIFY_ALONE = ['Fastify alone', 'bench/fastify-server.ts'] as const
+const BARE = ['baseline', REFERENCE_SOURCES.bare] as const
+const FASTIFY_ALONE = ['Fastify alone', REFERENCE_SOURCES.fastify] as const
 
 const PROFILES: Record<string, { load: Load; references: ReadonlyArray<readonly [string, string]> }> = {
   'small-base64': { load: paced([SMALL.base64], SMALL_CONNECTIONS, STEADY_RATE), references: [FASTIFY_ALONE, BARE] },
@@ -683,6 +684,7 @@ async function main(): Promise<number> {
   }
 
   progress('starting the servers and the load generators')
+  const references = await bundleReferenceServers(logDir)
   const loaders = [await LoadGenerator.start(), await LoadGenerator.start()]
   const bench = new Bench(loaders[0], PLAN)
   const started: Server[] = []
@@ -694,8 +696,8 @@ async function main(): Promise<number> {
   try {
     const [service, baseline, fastify, serviceWarn, serviceTwoWorkers] = await Promise.all([
       start({ label: 'service', script: 'dist/server.js', env: PRODUCTION, logDir }),
-      start({ label: 'bare node:http', script: 'bench/baseline-server.ts', logDir }),
-      start({ label: 'Fastify alone', script: 'bench/fastify-server.ts', logDir }),
+      start({ label: 'bare node:http', script: references.bare, logDir }),
+      start({ label: 'Fastify alone', script: references.fastify, logDir }),
       start({ label: 'service LOG_LEVEL=warn', script: 'dist/server.js', env: { ...PRODUCTION, LOG_LEVEL: 'warn' }, logDir }),
       start({ label: 'service WORKERS=2', script: 'dist/server.js', env: { ...PRODUCTION, WORKERS: '2' }, listeningLines: 2, logDir }),
     ])

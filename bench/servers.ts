@@ -57,7 +57,7 @@ export async function startServer({ label, script, env = {}, nodeOptions = [], l
   const log = openSync(logPath, 'a')
   const inherited = { ...process.env }
   for (const name of CONFIG_VARIABLES) delete inherited[name]
-  // The service runs from the build (`dist/`), as in production; the reference servers are TypeScript.
+  // Built servers run on plain node, as in production; sources (a profile's) run through tsx.
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : []
   const child = spawn(process.execPath, [...nodeOptions, ...loader, script], {
     cwd: ROOT,

@@ -13,6 +13,7 @@ import { webCatalogue } from '../src/core/web-catalogue.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
 import { WEB_ASSETS_PATH } from '../src/web/paths.ts'
+import { NODE_BUNDLE } from './node-bundle.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }
@@ -33,19 +34,13 @@ const result = await build({
   absWorkingDir: root,
   entryPoints: { server: 'src/server.ts', cli: 'src/cli/main.ts', worker: 'src/worker.ts' },
   outdir,
-  bundle: true,
+  ...NODE_BUNDLE,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
-  // ES module builds first: a CommonJS module loaded with a dynamic import() has only a default export in a bundle.
-  mainFields: ['module', 'main'],
   // Every chunk in one folder, beside worker.js, so that `new URL('./worker.js', import.meta.url)` finds it.
   chunkNames: '[name]-[hash]',
   external: UNBUNDLED,
   sourcemap: 'linked',
   sourcesContent: false,
-  legalComments: 'none',
   // Less text for Node to read and compile at every start; the source maps give stack traces their
   // TypeScript names and lines back.
   minifyWhitespace: true,
@@ -53,9 +48,6 @@ const result = await build({
   minifyIdentifiers: true,
   metafile: true,
   define: { DEVUTILS_VERSION: JSON.stringify(packageJson.version) },
-  // Bundled CommonJS modules call require() for Node's own modules; ESM has no require of its own.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  logLevel: 'warning',
 })
 
 cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })

@@ -22,7 +22,7 @@ export type JsonData = string | Uint8Array
  * operation calls heavy run on a worker thread within the time budget; the rest run in process.
  */
 export function execute(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): Promise<Record<string, unknown>> {
-  return run(operation, rawInput, options, 'value') as Promise<Record<string, unknown>>
+  return promised(() => run(operation, rawInput, options, 'value')) as Promise<Record<string, unknown>>
 }
 
 /**
@@ -32,7 +32,16 @@ export function execute(operation: AnyOperation, rawInput: unknown, options: Exe
  * would wait for (docs/PERFORMANCE.md).
  */
 export function executeToJson(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): Promise<JsonData> {
-  return run(operation, rawInput, options, 'json') as Promise<JsonData>
+  return promised(() => executeToJsonNow(operation, rawInput, options))
+}
+
+/**
+ * `executeToJson` without a promise where none is needed: an operation that answers at once gives
+ * its JSON at once, or throws; one that runs on a worker thread or waits gives a promise. The HTTP
+ * routes send an answer in the same turn of the event loop when they can.
+ */
+export function executeToJsonNow(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): JsonData | Promise<JsonData> {
+  return run(operation, rawInput, options, 'json') as JsonData | Promise<JsonData>
 }
 
 /**
@@ -48,10 +57,24 @@ export const WHOLE_BODY_OFFLOAD_BYTES = 64 * 1024
  * work, parsed, checked and run on a worker thread, with the same errors either way.
  */
 export function executeBodyToJson(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): Promise<JsonData> {
+  return promised(() => executeBodyToJsonNow(operation, body, options))
+}
+
+/** `executeBodyToJson` without a promise where none is needed (see `executeToJsonNow`). */
+export function executeBodyToJsonNow(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): JsonData | Promise<JsonData> {
   if (operation.offload && body.byteLength > WHOLE_BODY_OFFLOAD_BYTES) {
     return runOperationInWorker({ operation: operation.name, body, output: 'json' }, timeBudgetOf(options)) as Promise<JsonData>
   }
-  return executeToJson(operation, parseJsonBody(body), options)
+  return executeToJsonNow(operation, parseJsonBody(body), options)
+}
+
+/** What `answer` gives as a promise, a thrown error as a rejection. */
+function promised<T>(answer: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(answer())
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }
 
 /** The raw input validated, with its defaults, and checked for what a schema cannot see (depth, lone surrogates). */
@@ -86,19 +109,14 @@ function fieldChecksOf(operation: AnyOperation) {
 
 const timeBudgetOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions) => timeBudgetMs
 
-/**
- * Not async, so that an operation that answers at once (most do) costs one settled promise rather
- * than an async function's and an await's; an error thrown on the way is a rejection all the same.
- */
-function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput): Promise<unknown> {
-  try {
-    const timeBudgetMs = timeBudgetOf(options)
-    const input = checkedInput(operation, rawInput)
-    if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
-    const result = operation.run(input, { timeBudgetMs })
-    const finish = (value: unknown) => (output === 'json' ? JSON.stringify(value) : value)
-    return result instanceof Promise ? result.then(finish) : Promise.resolve(finish(result))
-  } catch (error) {
-    return Promise.reject(error)
-  }
+/** The operation's answer, as a value or JSON text; a promise only where it runs on a worker thread or waits. */
+function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput): unknown {
+  const timeBudgetMs = timeBudgetOf(options)
+  const input = checkedInput(operation, rawInput)
+  if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
+  const result = operation.run(input, { timeBudgetMs })
+  if (result instanceof Promise) return result.then((value) => asOutput(value, output))
+  return asOutput(result, output)
 }
+
+const asOutput = (value: unknown, output: OperationOutput) => (output === 'json' ? JSON.stringify(value) : value)

@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { API_PREFIX, catalogue } from '../core/catalogue.ts'
 import { type Config, DEFAULT_CONFIG } from '../core/config.ts'
 import { DevutilsError, validationError } from '../core/errors.ts'
-import { executeBodyToJson, executeToJson, type JsonData } from '../core/execute.ts'
+import { executeBodyToJsonNow, executeToJsonNow, type JsonData } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
 import { VERSION } from '../core/version.ts'
@@ -250,7 +250,8 @@ export async function buildApp({
 function registerOperation(app: FastifyInstance, operation: AnyOperation, { timeBudgetMs }: Config) {
   const path = `${API_PREFIX}/${operation.name}`
   // Plain handlers that send when the result is ready, not async ones that return the reply: Fastify
-  // then neither wraps a promise nor waits on the reply as a thenable.
+  // then neither wraps a promise nor waits on the reply as a thenable, and an operation that answers
+  // at once is sent in the same turn of the event loop.
   app.post(path, { schema: postRouteSchema(operation) }, (request, reply) => {
     const body = bodyBytes(request)
     const queryFields = Object.keys(request.query as object)
@@ -258,22 +259,21 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation, { time
       // A field in the query string of a POST would otherwise be silently ignored.
       throw validationError(queryFields[0], 'was sent in the query string, which a POST does not read; send it in the JSON body')
     }
-    sendWhenReady(request, reply, executeBodyToJson(operation, body, { timeBudgetMs }))
+    sendWhenReady(request, reply, executeBodyToJsonNow(operation, body, { timeBudgetMs }))
   })
   if (operation.allowGet) {
     // Cache-Control: no-store is on every API answer (protection.ts).
     app.get(path, { schema: getRouteSchema(operation) }, (request, reply) => {
-      sendWhenReady(request, reply, executeToJson(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
+      sendWhenReady(request, reply, executeToJsonNow(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
     })
   }
 }
 
-/** Sends the operation's result in the envelope once it is ready, or its error through the error handler. */
-function sendWhenReady(request: FastifyRequest, reply: FastifyReply, result: Promise<JsonData>) {
-  result.then(
-    (data) => reply.type('application/json; charset=utf-8').send(successJson(request, data)),
-    (error) => reply.send(error),
-  )
+/** Sends the operation's result in the envelope, at once when it is ready, or its error through the error handler. */
+function sendWhenReady(request: FastifyRequest, reply: FastifyReply, result: JsonData | Promise<JsonData>) {
+  const send = (data: JsonData) => reply.type('application/json; charset=utf-8').send(successJson(request, data))
+  if (result instanceof Promise) result.then(send, (error) => reply.send(error))
+  else send(result)
 }
 
 /** TRUST_PROXY: `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
