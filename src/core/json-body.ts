@@ -12,7 +12,8 @@ export function parseJsonBody(body: Uint8Array): unknown {
   if (!isUtf8(body)) throw new DevutilsError('INVALID_JSON', 'The body is not valid UTF-8; JSON must be sent as UTF-8 text')
   // A byte order mark is not part of the JSON text (RFC 8259 §8.1 lets a parser ignore it).
   const start = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
-  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8', start)
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  const text = bytes.toString('utf8', start)
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -11,16 +11,24 @@ import { RequestMetrics } from './request-metrics.ts'
  * blow up the metric's cardinality). Worked out once per route.
  */
 function operationLabels() {
-  const labels = new Map<string, string>()
-  return (route: string | undefined): string => {
-    if (route === undefined) return 'unknown'
-    let label = labels.get(route)
-    if (label === undefined) {
-      label = route.startsWith(`${API_PREFIX}/`) ? route.slice(API_PREFIX.length + 1) : route
-      labels.set(route, label)
+  const labels = new Map<string, OperationLabel>()
+  const unknown = { label: 'unknown', quoted: '"unknown"' }
+  return (route: string | undefined): OperationLabel => {
+    if (route === undefined) return unknown
+    let found = labels.get(route)
+    if (found === undefined) {
+      const label = route.startsWith(`${API_PREFIX}/`) ? route.slice(API_PREFIX.length + 1) : route
+      found = { label, quoted: JSON.stringify(label) }
+      labels.set(route, found)
     }
-    return label
+    return found
   }
+}
+
+/** A request's operation label, and the same as a JSON string for the log line. */
+interface OperationLabel {
+  label: string
+  quoted: string
 }
 
 /** The fields every log line starts with (pino's own default base, given explicitly so that the request line can write them too). */
@@ -43,12 +51,12 @@ function completionLineWriter(logger: Logger, stream: LogStream | undefined) {
   const head = `{"level":${pino.levels.values.info},"time":`
   // The root logger's base fields, which app.ts gives pino (LOG_BASE), in pino's order.
   const bindings = `,"pid":${JSON.stringify(LOG_BASE.pid)},"hostname":${JSON.stringify(LOG_BASE.hostname)},"requestId":`
-  return (request: FastifyRequest, operation: string, status: number, milliseconds: number) => {
+  return (request: FastifyRequest, operation: OperationLabel, status: number, milliseconds: number) => {
     // Never the body, the query string or headers: they may carry inputs and keys.
     const query = request.url.indexOf('?')
     const path = query === -1 ? request.url : request.url.slice(0, query)
     stream.write(
-      `${head}${Date.now()}${bindings}${JSON.stringify(request.id)},"operation":${JSON.stringify(operation)},"method":${JSON.stringify(request.method)},` +
+      `${head}${Date.now()}${bindings}${JSON.stringify(request.id)},"operation":${operation.quoted},"method":${JSON.stringify(request.method)},` +
         `"path":${JSON.stringify(path)},"status":${status},"responseTime":${milliseconds},"msg":"request completed"}\n`,
     )
   }
@@ -65,7 +73,7 @@ export function registerObservability(app: FastifyInstance, logStream: LogStream
   app.addHook('onResponse', (request, reply, done) => {
     const operation = labelOf(request.routeUrl)
     const seconds = (performance.now() - request.startedAt) / 1000
-    requests.record(operation, request.method, reply.statusCode, seconds)
+    requests.record(operation.label, request.method, reply.statusCode, seconds)
     writeCompletionLine?.(request, operation, reply.statusCode, Math.round(seconds * 1e6) / 1000)
     done()
   })
