@@ -379,3 +379,17 @@ function locationView(target: HTMLElement, location: ErrorLocation): HTMLElement
   }
   return view
 }
+
+/** Runs `run` when the form is submitted (the Run button, Enter in a field) or on Ctrl+Enter (⌘+Enter) anywhere in it. */
+export function runOnSubmit(form: HTMLFormElement, run: () => Promise<void>): void {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    void run()
+  })
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault()
+      void run()
+    }
+  })
+}

@@ -4,7 +4,7 @@ import type { Answer } from './api.ts'
 import type { WebCatalogue, WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
-import { buildForm, type OperationForm } from './form.ts'
+import { buildForm, type OperationForm, runOnSubmit } from './form.ts'
 import { readFragment, writeFragment } from './fragment.ts'
 import { pageLayout } from './page.ts'
 import { TOOL_PATH } from './paths.ts'
@@ -254,16 +254,7 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
       copyButton('Copy link', () => location.href),
     ),
   )
-  formElement.addEventListener('submit', (event) => {
-    event.preventDefault()
-    void run()
-  })
-  formElement.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault()
-      void run()
-    }
-  })
+  runOnSubmit(formElement, run)
   void run()
 
   return {

@@ -4,7 +4,7 @@ import { type Answer, curlCommand } from './api.ts'
 import type { WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
-import { buildForm } from './form.ts'
+import { buildForm, runOnSubmit } from './form.ts'
 import { readFragment, writeFragment } from './fragment.ts'
 import { pageLayout } from './page.ts'
 
@@ -106,16 +106,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
       'Secrets are never put in the link.',
     ),
   )
-  formElement.addEventListener('submit', (event) => {
-    event.preventDefault()
-    void run()
-  })
-  formElement.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault()
-      void run()
-    }
-  })
+  runOnSubmit(formElement, run)
 
   const element = pageLayout({
     attributes: { class: 'tool', 'data-operation': operation.name },
