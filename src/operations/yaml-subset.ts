@@ -177,8 +177,7 @@ class SubsetReader {
       const start = at
       while (at < text.length && text.charCodeAt(at) === SPACE) at++
       if (at >= text.length) {
-        this.pos = at
-        this.indent = -1
+        this.reachEnd()
         return
       }
       const code = text.charCodeAt(at)
@@ -189,8 +188,7 @@ class SubsetReader {
       if (code === HASH) {
         const end = text.indexOf('\n', at)
         if (end < 0) {
-          this.pos = text.length
-          this.indent = -1
+          this.reachEnd()
           return
         }
         at = end + 1
@@ -201,6 +199,12 @@ class SubsetReader {
       this.indent = at - start
       return
     }
+  }
+
+  /** At the end of the text: no line with content is left. */
+  private reachEnd(): void {
+    this.pos = this.text.length
+    this.indent = -1
   }
 
   /** `---` or `...` at the start of a line, followed by a space, a line break or the end. */
@@ -218,8 +222,7 @@ class SubsetReader {
     let at = this.pos
     while (at < text.length && text.charCodeAt(at) === SPACE) at++
     if (at >= text.length) {
-      this.pos = at
-      this.indent = -1
+      this.reachEnd()
       return
     }
     const code = text.charCodeAt(at)
@@ -227,8 +230,7 @@ class SubsetReader {
       if (text.charCodeAt(at - 1) !== SPACE) throw OUTSIDE
       const end = text.indexOf('\n', at)
       if (end < 0) {
-        this.pos = text.length
-        this.indent = -1
+        this.reachEnd()
         return
       }
       at = end
