@@ -50,9 +50,9 @@ const CORES = availableParallelism()
 const SMALL_CONNECTIONS = 10
 /** Small requests at the same offered load for both servers: no batching of work under saturation favours either. */
 const STEADY_RATE = 1000
-/** The saturating load: wrk with one thread and this many connections, as the contract measures it. */
+/** The saturating load: wrk with one thread and this many connections, as the target is measured. */
 const SATURATION_CONNECTIONS = 32
-/** The contract's bar for a small request's server CPU against the bare server's, with the production stack on. */
+/** The bar for a small request's server CPU against the bare server's, with the production stack on. */
 const CPU_BAR = 1.8
 const LARGE_CONNECTIONS = 4
 const CONVERT_CONNECTIONS = 2
@@ -67,7 +67,7 @@ const LARGE = {
   base64_1m: textOfBodySize('base64', MiB),
 }
 const CONVERT = { csv: csvOfBodySize(256 * KiB), yaml: yamlOfBodySize(256 * KiB) }
-/** The contract's yaml-json throughput: the 1 MiB YAML read into JSON, and its data (983 KB of JSON) written back as YAML. */
+/** The yaml-json throughput target: the 1 MiB YAML read into JSON, and its data (983 KB of JSON) written back as YAML. */
 const YAML_1M = yamlOfBodySize(MiB)
 const YAML_1M_BACK = post('yaml-json', { input: yamlRecords(YAML_1M), action: 'jsonToYaml' })
 const YAML_TARGETS = { readMBps: 8, writeMBps: 6 }
@@ -235,7 +235,7 @@ async function small(bench: Bench, { service, serviceWarn, fastify, baseline }: 
 }
 
 /**
- * Small requests at saturation, as the contract measures them: wrk (one thread, 32 connections,
+ * Small requests at saturation, as the target measures them: wrk (one thread, 32 connections,
  * a separate C process) keeps the server busy, and the server's CPU per request is compared with
  * the bare server's and Fastify alone's in the same run. Without wrk, the node load generator's
  * closed loop with the same connections stands in (a Node client saturates less).
@@ -375,7 +375,7 @@ async function convert(bench: Bench, { service }: Servers) {
   out()
   table(['workload', 'req/s', 'input MB/s', 'p50 ms', 'p99 ms', 'server CPU ms/req'], rows)
 
-  // yaml-json both ways on 1 MiB, one request at a time: the contract's throughput per request.
+  // yaml-json both ways on 1 MiB, one request at a time: the target's throughput per request.
   const written = Buffer.byteLength((await answerOf(service, YAML_1M_BACK)) as string)
   const yamlRows: string[][] = []
   for (const [name, request, bytes, unit, bar] of [

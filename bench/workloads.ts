@@ -106,7 +106,7 @@ export function yamlRecords(request: RequestSpec): unknown[] {
   return records
 }
 
-/** The contract's yaml-json bar: one map of `keys` keys. */
+/** The yaml-json target: one map of `keys` keys. */
 export function yamlMap(keys: number): RequestSpec {
   let input = ''
   for (let i = 0; i < keys; i++) input += `key${String(i).padStart(5, '0')}: value ${i}\n`

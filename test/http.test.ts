@@ -17,7 +17,7 @@ function assertError(body: Envelope, code: string, message?: RegExp) {
   assert.equal(typeof body.meta.requestId, 'string')
 }
 
-describe('transport rules (CONTRACT §1) through the HTTP stack', () => {
+describe('transport rules through the HTTP stack', () => {
   let app: FastifyInstance
   before(async () => {
     app = await buildTestApp({ bodyLimit: 1024 })

@@ -74,7 +74,7 @@ describe('the registry', () => {
           assert.deepEqual(
             answered,
             outputFields.filter((field) => answered.includes(field)),
-            `${operation.name} answers its fields in the contract's order`,
+            `${operation.name} answers its fields in the documented order`,
           )
         }
       })

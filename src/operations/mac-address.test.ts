@@ -86,7 +86,7 @@ describe('mac-address', () => {
     assert.equal((await run({ count: 1000 })).results.length, 1000)
   })
 
-  test('the response fields come in the contract order, and query text becomes numbers and booleans', async () => {
+  test('the response fields come in the documented order, and query text becomes numbers and booleans', async () => {
     const answer = await run(queryToInput(macAddress.input, { count: '3', uppercase: 'true', format: 'none' }))
     assert.deepEqual(Object.keys(answer), ['result', 'results'])
     assert.equal(answer.results.length, 3)

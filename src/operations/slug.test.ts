@@ -19,7 +19,7 @@ const anyCharacter = fc
 
 const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
 
-/** Several words for each script the contract names, with the romanisation we document. */
+/** Several words for each script the operation supports, with the romanisation we document. */
 const TRANSLITERATIONS: Record<string, Array<[string, string]>> = {
   'Latin accents': [
     ['Crème Brûlée', 'creme-brulee'],

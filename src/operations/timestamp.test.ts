@@ -15,7 +15,7 @@ const DAY = 86_400_000
 const MAX = 8.64e15
 
 describe('timestamp: timestamps to dates', () => {
-  test("the contract's example: 1700000000 is 2023-11-14T22:13:20.000Z, fields in the contract's order", async () => {
+  test('the documented example: 1700000000 is 2023-11-14T22:13:20.000Z, fields in the documented order', async () => {
     const data = await run({ input: 1700000000 })
     assert.deepEqual(Object.keys(data), ['result', 'action', 'unit', 'unix', 'unixMs', 'iso', 'rfc2822', 'local', 'timezone', 'relative'])
     const { relative, ...fixed } = data
@@ -198,7 +198,7 @@ describe('timestamp: relative wording', () => {
 })
 
 describe('timestamp: dates to timestamps', () => {
-  test('the action is inferred from a date text, and the answer has the contract fields', async () => {
+  test('the action is inferred from a date text, and the answer has the documented fields', async () => {
     assert.deepEqual(await run({ input: '2023-11-14T22:13:20Z' }), {
       result: 1700000000,
       action: 'dateToTimestamp',

@@ -123,7 +123,7 @@ describe('uuid', () => {
     assert.match((await run({ format: 'compact' })).result, /^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/)
   })
 
-  test('the default is one version 4 UUID; the response fields come in the contract order', async () => {
+  test('the default is one version 4 UUID; the response fields come in the documented order', async () => {
     const answer = await run({})
     assert.deepEqual(Object.keys(answer), ['result', 'results', 'version'])
     assert.equal(answer.version, 4)
