@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import { API_PREFIX, catalogue } from '../core/catalogue.ts'
 import { type Config, DEFAULT_CONFIG } from '../core/config.ts'
 import { DevutilsError, validationError } from '../core/errors.ts'
@@ -16,7 +15,8 @@ import { queryToInput } from '../core/query.ts'
 import { VERSION } from '../core/version.ts'
 import { registerMcpRoute } from '../mcp/http.ts'
 import { servedOperations } from '../served.ts'
-import { failure, meta, success, successJson } from './envelope.ts'
+import { directOperationRoutes, type TrustProxy } from './direct-route.ts'
+import { asksForRetry, failure, JSON_CONTENT_TYPE, meta, requestIdOf, success, successJson } from './envelope.ts'
 import { clientErrorHandler, describeDefect, toDevutilsError } from './errors.ts'
 import { bodyBytes, checkCharset } from './json-body.ts'
 import { bufferedStandardOutput } from './log-output.ts'
@@ -45,8 +45,6 @@ declare module 'fastify' {
 /** package.json's licence, stated in the OpenAPI document (a test holds the two together). */
 export const LICENSE = 'MIT'
 
-const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
-
 export interface AppOptions {
   config?: Partial<Config>
   /** The operations to serve: the registry's and the workflows, unless a test brings its own. */
@@ -67,6 +65,9 @@ export async function buildApp({
   const logging = config.logLevel !== 'silent'
   const logOutput = logging && !logStream ? bufferedStandardOutput() : undefined
   const logDestination = logging ? (logStream ?? logOutput?.destination) : undefined
+  const trustProxy = parseTrustProxy(config.trustProxy)
+  // Operation calls of the everyday shape are answered before Fastify routes them (direct-route.ts).
+  let answerDirectly = (_request: IncomingMessage, _response: ServerResponse) => false
   const app = Fastify({
     serverFactory: (handler) =>
       createServer(
@@ -77,21 +78,20 @@ export async function buildApp({
           headersTimeout: config.requestTimeoutMs,
           connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
         },
-        handler,
+        (request, response) => {
+          if (!answerDirectly(request, response)) handler(request, response)
+        },
       ),
     logger: logging && { level: config.logLevel, stream: logDestination, base: LOG_BASE },
     // Our own onResponse line (observability.ts) replaces Fastify's, which would log the URL's query.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     childLoggerFactory: deferredChildLogger,
-    trustProxy: parseTrustProxy(config.trustProxy),
+    trustProxy,
     // While shutting down, requests still arriving on open connections are served (with
     // Connection: close); only /ready says 503, so that load balancers stop sending more.
     return503OnClosing: false,
     bodyLimit: config.bodyLimit,
-    genReqId: (request) => {
-      const supplied = request.headers['x-request-id']
-      return typeof supplied === 'string' && CLIENT_REQUEST_ID.test(supplied) ? supplied : randomUUID()
-    },
+    genReqId: (request) => requestIdOf(request.headers),
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -135,14 +135,16 @@ export async function buildApp({
     done(null, payload)
   })
 
-  app.setErrorHandler((error, request, reply) => {
+  /** The error a failed request is answered with, whichever way it came (Fastify's routes or direct-route.ts). */
+  const answerable = (error: unknown, log: FastifyBaseLogger) => {
     const devutilsError = toDevutilsError(error, config.bodyLimit)
     // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
     // as designed, already in the request's own log line, and formatting a stack through the source
     // maps (npm start's --enable-source-maps) loads them, tens of MB, in the middle of an overload.
-    if (devutilsError.code === 'INTERNAL_ERROR') request.log.error({ defect: describeDefect(error) }, 'request failed')
-    return sendError(request, reply, devutilsError)
-  })
+    if (devutilsError.code === 'INTERNAL_ERROR') log.error({ defect: describeDefect(error) }, 'request failed')
+    return devutilsError
+  }
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, answerable(error, request.log)))
 
   const methodsByPath = new Map<string, Set<string>>()
   app.addHook('onRoute', (route) => {
@@ -162,7 +164,17 @@ export async function buildApp({
     reply.header('x-request-id', request.id)
     protect(request, reply, done)
   })
-  registerObservability(app, logDestination)
+  const recordResponse = registerObservability(app, logDestination)
+  answerDirectly = directOperationRoutes({
+    operations,
+    bodyLimit: config.bodyLimit,
+    timeBudgetMs: config.timeBudgetMs,
+    trustProxy,
+    protect,
+    recordResponse,
+    ready: () => app.readiness.ready,
+    answerable: (error, request) => answerable(error, app.log.child({ requestId: request.id })),
+  })
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
@@ -270,13 +282,13 @@ function registerOperation(app: FastifyInstance, operation: AnyOperation, { time
 
 /** Sends the operation's result in the envelope, at once when it is ready, or its error through the error handler. */
 function sendWhenReady(request: FastifyRequest, reply: FastifyReply, result: JsonData | Promise<JsonData>) {
-  const send = (data: JsonData) => reply.type('application/json; charset=utf-8').send(successJson(request, data))
+  const send = (data: JsonData) => reply.type(JSON_CONTENT_TYPE).send(successJson(request, data))
   if (result instanceof Promise) result.then(send, (error) => reply.send(error))
   else send(result)
 }
 
 /** TRUST_PROXY: `true`, a hop count, or a comma-separated list of addresses and CIDR ranges. */
-function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) | undefined {
+function parseTrustProxy(value: string | undefined): TrustProxy {
   if (value === undefined) return undefined
   if (value === 'true') return true
   if (/^\d+$/.test(value)) {
@@ -290,10 +302,10 @@ function parseTrustProxy(value: string | undefined): boolean | string[] | ((addr
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: DevutilsError) {
-  if (error.status === 503 || error.status === 429) reply.header('retry-after', reply.getHeader('retry-after') ?? '1')
+  if (asksForRetry(error)) reply.header('retry-after', reply.getHeader('retry-after') ?? '1')
   return reply
     .code(error.status)
-    .type('application/json; charset=utf-8')
+    .type(JSON_CONTENT_TYPE)
     .send(failure(error, meta(request)))
 }
 

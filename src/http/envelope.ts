@@ -1,6 +1,8 @@
-import type { FastifyRequest } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
 import { type DevutilsError, errorBody } from '../core/errors.ts'
 import type { JsonData } from '../core/execute.ts'
+import type { ServedRequest } from './exchange.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,12 +18,15 @@ export interface Meta {
   requestId: string
 }
 
-export function meta(request: FastifyRequest): Meta {
+/** The request's part in its answer's meta: when it arrived, and its id. */
+type Timed = Pick<ServedRequest, 'startedAt' | 'id'>
+
+export function meta(request: Timed): Meta {
   const elapsed = performance.now() - (request.startedAt ?? performance.now())
   return { processingTime: Math.round(elapsed * 1000) / 1000, requestId: request.id }
 }
 
-export function success<T>(request: FastifyRequest, data: T) {
+export function success<T>(request: Timed, data: T) {
   return { success: true as const, data, meta: meta(request) }
 }
 
@@ -32,11 +37,28 @@ const SUCCESS_HEAD_BYTES = Buffer.from(SUCCESS_HEAD)
  * The text of `success(request, data)` for data already serialized (see `executeToJson`), with the
  * same keys in the same order: the JSON is written around it, never parsed again.
  */
-export function successJson(request: FastifyRequest, data: JsonData): string | Buffer {
+export function successJson(request: Timed, data: JsonData): string | Buffer {
   const tail = `,"meta":${JSON.stringify(meta(request))}}`
   return typeof data === 'string' ? SUCCESS_HEAD + data + tail : Buffer.concat([SUCCESS_HEAD_BYTES, data, Buffer.from(tail)])
 }
 
 export function failure(error: DevutilsError, requestMeta: Meta) {
   return { success: false as const, error: errorBody(error), meta: requestMeta }
+}
+
+/** Every envelope's media type. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/** An X-Request-Id a client may choose: kept as the request's id when it looks like one, else replaced. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/** A request's id: the client's X-Request-Id when it is a plain token, a new UUID otherwise. */
+export function requestIdOf(headers: IncomingHttpHeaders): string {
+  const supplied = headers['x-request-id']
+  return typeof supplied === 'string' && CLIENT_REQUEST_ID.test(supplied) ? supplied : randomUUID()
+}
+
+/** Whether an error's answer tells the client when to retry (Retry-After): overload and rate limits. */
+export function asksForRetry(error: DevutilsError): boolean {
+  return error.status === 503 || error.status === 429
 }

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import helmet from 'helmet'
 import type { Redis } from 'ioredis'
 import { commonJsExports } from '../core/commonjs.ts'
 import type { Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
+import type { ServedReply, ServedRequest } from './exchange.ts'
 import { watchEventLoopLag } from './load-shedding.ts'
 import { BODY_MEMORY_BUDGET_BYTES, bodyBudgetCheck, MemoryBudget } from './memory-budget.ts'
 import { memoryStore, rateLimiter, redisStore } from './rate-limit.ts'
@@ -112,7 +113,7 @@ function apiHeaders(pageHeaders: Record<string, string>): Record<string, string>
 }
 
 /** Runs a request's protections and tells Fastify (`done`) whether it may go on. */
-export type Protection = (request: FastifyRequest, reply: FastifyReply, done: (refusal?: Error) => void) => void
+export type Protection = (request: ServedRequest, reply: ServedReply, done: (refusal?: Error) => void) => void
 
 /**
  * Security headers (helmet's whole set on HTML pages, the few an API needs on the rest), CORS, load

@@ -1,6 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { DevutilsError } from '../core/errors.ts'
+import type { ServedReply, ServedRequest } from './exchange.ts'
 
 /** One client's count in its current window, and when that window ends (ms since the epoch). */
 export interface WindowCount {
@@ -106,7 +106,7 @@ export type Refusal = DevutilsError | undefined
  */
 export function rateLimiter({ max, windowMs, store, unlimitedRoutes }: RateLimitOptions) {
   const limit = String(max)
-  const answer = (reply: FastifyReply, { count, resetsAt }: WindowCount, now: number): Refusal => {
+  const answer = (reply: ServedReply, { count, resetsAt }: WindowCount, now: number): Refusal => {
     const secondsLeft = String(Math.max(1, Math.ceil((resetsAt - now) / 1000)))
     reply.header('ratelimit-limit', limit)
     reply.header('ratelimit-remaining', String(Math.max(0, max - count)))
@@ -118,7 +118,7 @@ export function rateLimiter({ max, windowMs, store, unlimitedRoutes }: RateLimit
       windowMs,
     })
   }
-  return (request: FastifyRequest, reply: FastifyReply, route: string | undefined): Refusal | Promise<Refusal> => {
+  return (request: ServedRequest, reply: ServedReply, route: string | undefined): Refusal | Promise<Refusal> => {
     if (route !== undefined && unlimitedRoutes.has(route)) return undefined
     const now = Date.now()
     const counted = store.hit(request.ip, now)
