@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../src/core/config.ts'
 import type { AnyOperation } from '../src/core/operation.ts'
 import { buildApp } from '../src/http/app.ts'
+import { directOperationRoutes } from '../src/http/direct-route.ts'
+import { toDevutilsError } from '../src/http/errors.ts'
 import type { OverloadLimits } from '../src/http/protection.ts'
 import { servedOperations } from '../src/served.ts'
 import { brokenOperation } from './fixtures/broken-operation.ts'
@@ -221,5 +224,36 @@ describe('refusals and defects, answered directly and through Fastify', () => {
     assert.equal(defect?.requestId, response.headers.get('x-request-id'))
     assert.equal(defect?.defect?.type, 'Error')
     assert.equal(direct.routedByFastify(), 0)
+  })
+})
+
+describe('a direct answer never lets an exception reach the process', () => {
+  test('a duty that throws is answered 500 INTERNAL_ERROR, like an error in a Fastify hook', async () => {
+    const answerDirectly = directOperationRoutes({
+      operations: servedOperations,
+      bodyLimit: 1024,
+      timeBudgetMs: 1000,
+      trustProxy: undefined,
+      protect: () => {
+        throw new TypeError('a defect in a duty')
+      },
+      recordResponse: () => {},
+      ready: () => true,
+      answerable: (error) => toDevutilsError(error, 1024),
+    })
+    const server = createServer((request, response) => {
+      if (!answerDirectly(request, response)) response.writeHead(404).end()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/base64`
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"a"}' })
+      assert.equal(response.status, 500)
+      const body = (await response.json()) as { error: { code: string; message: string } }
+      assert.equal(body.error.code, 'INTERNAL_ERROR')
+      assert.doesNotMatch(body.error.message, /defect in a duty/)
+    } finally {
+      server.close()
+    }
   })
 })

@@ -52,19 +52,27 @@ export function directOperationRoutes(options: DirectRouteOptions): (request: In
       if (asksForRetry(answerable)) reply.values['retry-after'] ??= '1'
       answer(answerable.status, JSON.stringify(failure(answerable, meta(call))))
     }
-    options.protect(call, reply, (refusal) => {
-      if (refusal) return fail(refusal)
-      readBody(request, (body) => {
-        try {
-          const result = executeBodyToJsonNow(operation, body, { timeBudgetMs: options.timeBudgetMs })
-          if (result instanceof Promise) result.then((data) => answer(200, successJson(call, data)), fail)
-          else answer(200, successJson(call, result))
-        } catch (error) {
-          fail(error)
-        }
-      })
-    })
+    const run = (body: Buffer) => {
+      const result = executeBodyToJsonNow(operation, body, { timeBudgetMs: options.timeBudgetMs })
+      if (result instanceof Promise) result.then((data) => answer(200, successJson(call, data)), fail)
+      else answer(200, successJson(call, result))
+    }
+    answeringThrows(fail, () =>
+      options.protect(call, reply, (refusal) => {
+        if (refusal) return fail(refusal)
+        readBody(request, (body) => answeringThrows(fail, () => run(body)))
+      }),
+    )
     return true
+  }
+}
+
+/** Runs `step`, answering whatever it throws as an error, as Fastify does around its hooks and handlers: nothing thrown here may reach the process. */
+function answeringThrows(fail: (error: unknown) => void, step: () => void) {
+  try {
+    step()
+  } catch (error) {
+    fail(error)
   }
 }
 
