@@ -135,16 +135,25 @@ export async function buildApp({
     done(null, payload)
   })
 
-  /** The error a failed request is answered with, whichever way it came (Fastify's routes or direct-route.ts). */
-  const answerable = (error: unknown, log: FastifyBaseLogger) => {
+  /**
+   * The error a failed request is answered with, whichever way it came (Fastify's routes or
+   * direct-route.ts); `logOf` gives the request's logger, only needed, and so only built, for a defect.
+   */
+  const answerable = (error: unknown, logOf: () => FastifyBaseLogger) => {
     const devutilsError = toDevutilsError(error, config.bodyLimit)
     // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
     // as designed, already in the request's own log line, and formatting a stack through the source
     // maps (npm start's --enable-source-maps) loads them, tens of MB, in the middle of an overload.
-    if (devutilsError.code === 'INTERNAL_ERROR') log.error({ defect: describeDefect(error) }, 'request failed')
+    if (devutilsError.code === 'INTERNAL_ERROR') logOf().error({ defect: describeDefect(error) }, 'request failed')
     return devutilsError
   }
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, answerable(error, request.log)))
+  app.setErrorHandler((error, request, reply) =>
+    sendError(
+      request,
+      reply,
+      answerable(error, () => request.log),
+    ),
+  )
 
   const methodsByPath = new Map<string, Set<string>>()
   app.addHook('onRoute', (route) => {
@@ -173,7 +182,7 @@ export async function buildApp({
     protect,
     recordResponse,
     ready: () => app.readiness.ready,
-    answerable: (error, request) => answerable(error, app.log.child({ requestId: request.id })),
+    answerable: (error, request) => answerable(error, () => app.log.child({ requestId: request.id })),
   })
 
   app.setNotFoundHandler((request, reply) => {

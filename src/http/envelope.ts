@@ -46,7 +46,7 @@ export function failure(error: DevutilsError, requestMeta: Meta) {
   return { success: false as const, error: errorBody(error), meta: requestMeta }
 }
 
-/** Every envelope's media type. */
+/** The media type of the service's JSON answers: envelopes, and MCP's JSON-RPC errors. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /** An X-Request-Id a client may choose: kept as the request's id when it looks like one, else replaced. */

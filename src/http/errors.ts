@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { DevutilsError, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '../core/errors.ts'
-import { failure } from './envelope.ts'
+import { failure, JSON_CONTENT_TYPE } from './envelope.ts'
 
 /** Errors Fastify raises by itself, translated into our codes and plain sentences. */
 const FASTIFY_ERRORS: Record<string, (error: FastifyLikeError, bodyLimit: number) => DevutilsError> = {
@@ -68,7 +68,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   this.log.info({ requestId, status: devutilsError.status, code: devutilsError.code }, 'request refused before routing')
   socket.end(
     `HTTP/1.1 ${devutilsError.status} ${STATUS_CODES[devutilsError.status]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n` +
       'Access-Control-Allow-Origin: *\r\n' +

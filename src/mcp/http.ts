@@ -4,6 +4,7 @@ import type { Config } from '../core/config.ts'
 import { isDevutilsError, validationError } from '../core/errors.ts'
 import { parseJsonBody } from '../core/json-body.ts'
 import { typeEnums } from '../core/schema-types.ts'
+import { JSON_CONTENT_TYPE } from '../http/envelope.ts'
 import { bodyBytes } from '../http/json-body.ts'
 import { ERROR_ENVELOPE_ID } from '../http/openapi.ts'
 import type { McpHttpHandler } from './http-handler.ts'
@@ -59,7 +60,7 @@ const PARSE_ERROR = -32700
 function sendJsonRpcError(reply: FastifyReply, code: number, message: string) {
   return reply
     .code(400)
-    .type('application/json; charset=utf-8')
+    .type(JSON_CONTENT_TYPE)
     .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }))
 }
 
