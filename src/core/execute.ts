@@ -62,7 +62,7 @@ export function executeBodyToJson(operation: AnyOperation, body: Uint8Array, opt
 
 /** `executeBodyToJson` without a promise where none is needed (see `executeToJsonNow`). */
 export function executeBodyToJsonNow(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): JsonData | Promise<JsonData> {
-  if (operation.offload && body.byteLength > WHOLE_BODY_OFFLOAD_BYTES) {
+  if (operation.offload && offloadPolicy !== 'never' && (offloadPolicy === 'always' || body.byteLength > WHOLE_BODY_OFFLOAD_BYTES)) {
     return runOperationInWorker({ operation: operation.name, body, output: 'json' }, timeBudgetOf(options)) as Promise<JsonData>
   }
   return executeToJsonNow(operation, parseJsonBody(body), options)
@@ -107,13 +107,43 @@ function fieldChecksOf(operation: AnyOperation) {
   return checks
 }
 
+/**
+ * Where heavy work runs: `auto`, as each operation's `offload` decides; `always` or `never`, every
+ * input of an operation that can offload goes to a worker thread, or none does. The last two exist
+ * so that the tests can prove both paths give the same answers on every surface; set through the
+ * environment variable DEVUTILS_OFFLOAD, read once when this module loads, or `setOffloadPolicy`.
+ */
+export type OffloadPolicy = 'auto' | 'always' | 'never'
+
+const OFFLOAD_POLICIES: readonly OffloadPolicy[] = ['auto', 'always', 'never']
+
+let offloadPolicy = offloadPolicyOf(process.env.DEVUTILS_OFFLOAD)
+
+function offloadPolicyOf(value: string | undefined): OffloadPolicy {
+  if (value === undefined || value === '') return 'auto'
+  if (!OFFLOAD_POLICIES.includes(value as OffloadPolicy)) throw new Error(`DEVUTILS_OFFLOAD must be one of ${OFFLOAD_POLICIES.join(', ')}, not '${value}'`)
+  return value as OffloadPolicy
+}
+
+/** Changes where heavy work runs in this process (see `OffloadPolicy`); answers the policy it replaced. */
+export function setOffloadPolicy(policy: OffloadPolicy): OffloadPolicy {
+  const previous = offloadPolicy
+  offloadPolicy = policy
+  return previous
+}
+
+function offloads(operation: AnyOperation, input: Record<string, unknown>): boolean {
+  if (operation.offload === undefined || offloadPolicy === 'never') return false
+  return offloadPolicy === 'always' || operation.offload(input)
+}
+
 const timeBudgetOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions) => timeBudgetMs
 
 /** The operation's answer, as a value or JSON text; a promise only where it runs on a worker thread or waits. */
 function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput): unknown {
   const timeBudgetMs = timeBudgetOf(options)
   const input = checkedInput(operation, rawInput)
-  if (operation.offload?.(input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
+  if (offloads(operation, input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
   const result = operation.run(input, { timeBudgetMs })
   if (result instanceof Promise) return result.then((value) => asOutput(value, output))
   return asOutput(result, output)
