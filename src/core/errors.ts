@@ -69,3 +69,13 @@ export function errorBody(error: DevutilsError): ErrorBody {
 export function isDevutilsError(error: unknown): error is DevutilsError {
   return error instanceof DevutilsError
 }
+
+/**
+ * What the log may say of a defect: its type, code and where it was thrown, but not its message,
+ * which a library may have filled with the request's input.
+ */
+export function describeDefect(error: unknown) {
+  if (!(error instanceof Error)) return { type: typeof error }
+  const { code } = error as Error & { code?: unknown }
+  return { type: error.name, code, stack: error.stack?.split('\n').slice(1).join('\n') }
+}

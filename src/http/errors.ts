@@ -78,13 +78,3 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
       body,
   )
 }
-
-/**
- * What the log may say of a defect: its type, code and where it was thrown, but not its message,
- * which a library may have filled with the request's input.
- */
-export function describeDefect(error: unknown) {
-  if (!(error instanceof Error)) return { type: typeof error }
-  const { code } = error as Error & { code?: unknown }
-  return { type: error.name, code, stack: error.stack?.split('\n').slice(1).join('\n') }
-}

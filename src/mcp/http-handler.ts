@@ -1,7 +1,7 @@
 import { toWebRequest } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { describeDefect } from '../http/errors.ts'
+import { describeDefect } from '../core/errors.ts'
 import { toolSelectionOf } from './http.ts'
 import { createMcpServer } from './server.ts'
 import { selectTools } from './tools.ts'
