@@ -75,9 +75,11 @@ describe('password-hash: published vectors', () => {
   })
 
   test('scrypt, RFC 7914 §12', async () => {
-    // Vector 1 has an empty password, which the operation refuses, so it checks the derivation itself.
+    // Vector 1: an empty password and an empty salt.
     const vector1 = '77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906'
     assert.equal((await scryptKey(new Uint8Array(0), new Uint8Array(0), { logN: 4, blockSize: 1, parallelism: 1 }, 64)).toString('hex'), vector1)
+    assert.equal(await verify('', `$scrypt$ln=4,r=1,p=1$$${b64(vector1)}`), true)
+    assert.equal(await verify(' ', `$scrypt$ln=4,r=1,p=1$$${b64(vector1)}`), false)
     const vector2 = 'fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640'
     assert.equal(await verify('password', `$scrypt$ln=10,r=8,p=16$${Buffer.from('NaCl').toString('base64').replace(/=+$/, '')}$${b64(vector2)}`), true)
     const vector3 = '7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887'
@@ -115,6 +117,30 @@ describe('password-hash: published vectors', () => {
       for (const prefix of ['$2b$', '$2y$']) assert.equal(await verify(password, prefix + hash.slice(4)), true, `${prefix} ${hash}`)
       assert.equal(await verify(`${password}x`, hash), false, hash)
     }
+  })
+
+  test('bcrypt: an empty password verifies, with the published vectors for it', async () => {
+    const vectors = [
+      // Openwall crypt_blowfish’s test vectors.
+      '$2a$05$CCCCCCCCCCCCCCCCCCCCC.7uG0VCzI2bS7j6ymqJi9CdcdxiRTWNy',
+      // jBCrypt’s (Damien Miller) test vectors.
+      '$2a$06$DCq7YPn5Rq63x1Lad4cll.TV4S6ytwfsfvkgY8jIucDrjc8deX1s.',
+      '$2a$08$HqWuK6/Ng6sg9gQzbLrgb.Tl.ZHfXLhvt/SgVyWhQqgqcZ7ZuUtye',
+      '$2a$10$k1wbIrmNyFAPwPVPSVa/zecw2BCEnBwVS2GbrmgzxFUOqW9dk4TCW',
+    ]
+    for (const hash of vectors) {
+      assert.deepEqual(await run({ action: 'verify', input: '', hash }), {
+        result: true,
+        action: 'verify',
+        algorithm: 'bcrypt',
+        parameters: { cost: Number(hash.slice(4, 6)) },
+        matches: true,
+      })
+      for (const prefix of ['$2b$', '$2y$']) assert.equal(await verify('', prefix + hash.slice(4)), true, `${prefix} ${hash}`)
+      assert.equal(await verify(' ', hash), false, hash)
+    }
+    // And an empty password does not match the hash of another (Openwall’s U*U).
+    assert.equal(await verify('', '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW'), false)
   })
 })
 
@@ -250,6 +276,16 @@ describe('password-hash: limits and refusals', () => {
     }
     const lone = await expectRefusal(run({ action: 'verify', input: 'password', hash: '$2b$05$\ud800' }), { code: 'INVALID_INPUT' })
     assert.equal(lone.details?.position, undefined)
+  })
+
+  test('an empty password: hashing it is a 400 naming input, whatever the algorithm; verifying it against Argon2 is a 422', async () => {
+    for (const algorithm of ['argon2id', 'bcrypt', 'scrypt']) {
+      await expectRefusal(run({ input: '', algorithm }), { code: 'VALIDATION_ERROR', field: 'input', message: /^input .*hash/ })
+    }
+    for (const variant of ['argon2id', 'argon2i', 'argon2d']) {
+      const hash = `$${variant}$v=19$m=256,t=2,p=1$c29tZXNhbHQ$nf65EOgLrQMR/uIPnA4rEsF5h7TKyQwu9U1bMCHGi/4`
+      await refusesQuietly({ action: 'verify', input: '', hash }, 'INVALID_INPUT', /^input is empty.*Argon2/, [hash, 'c29tZXNhbHQ'])
+    }
   })
 
   test('schema bounds are 400', async () => {

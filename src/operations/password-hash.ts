@@ -97,9 +97,17 @@ export function scryptKey(password: Uint8Array, salt: Uint8Array, { logN, blockS
   return scryptAsync(Buffer.from(password), Buffer.from(salt), length, { N, r: blockSize, p: parallelism, maxmem: 2 * 128 * N * blockSize + 1024 * 1024 })
 }
 
+/**
+ * What bcrypt keys Blowfish with for an empty password. hash-wasm refuses an empty password, but
+ * bcrypt's key is the password and its terminating NUL, read cyclically: for an empty password an
+ * all-zero key, which a lone NUL (with its own terminator) gives too.
+ */
+const EMPTY_PASSWORD_BCRYPT_KEY = new Uint8Array([0])
+
 /** bcrypt's 23 hash bytes (its 24-byte output less the last, as every bcrypt string writes it). */
 async function bcryptKey(password: Uint8Array, salt: Uint8Array, cost: number): Promise<Uint8Array> {
-  return (await bcrypt({ password, salt, costFactor: cost, outputType: 'binary' })).subarray(0, 23)
+  const key = password.length === 0 ? EMPTY_PASSWORD_BCRYPT_KEY : password
+  return (await bcrypt({ password: key, salt, costFactor: cost, outputType: 'binary' })).subarray(0, 23)
 }
 
 // ---- Bounds ----
@@ -222,6 +230,12 @@ function parseHash(hash: string): ParsedHash {
  */
 function passwordBytes(input: string, algorithm: VerifiedAlgorithm): Buffer {
   const bytes = Buffer.from(input, 'utf8')
+  // The Argon2 implementation refuses an empty password, so a hash of one cannot be checked here.
+  if (bytes.length === 0 && algorithm.startsWith('argon2')) {
+    throw invalidInput('input is empty, and an empty password cannot be verified against an Argon2 hash here; bcrypt and scrypt hashes can be', {
+      field: 'input',
+    })
+  }
   if (algorithm === 'bcrypt') {
     if (bytes.length > 72) {
       throw invalidInput(
@@ -254,16 +268,17 @@ export const passwordHash = defineOperation({
     "`hash` (the default) hashes the password in `input` with a random 16-byte salt from the operating system's CSPRNG: with `argon2id` (the default; RFC 9106, version 19, OWASP's minimum cost by default: 19 MiB, 2 passes, 1 lane), " +
     '`bcrypt` (cost 10 by default) or `scrypt` (RFC 7914; N = 2^17, r = 8, p = 1 by default), and writes the PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`, `$scrypt$ln=…,r=…,p=…$salt$hash`, 32-byte hashes) or bcrypt’s `$2b$` string. ' +
     '`verify` reads any of those (and Argon2i/Argon2d, and bcrypt’s `$2a$`/`$2y$`), recomputes with the parameters the hash names and compares in constant time: `matches`. ' +
+    'An empty password cannot be hashed (400), but it can be verified against a bcrypt or scrypt hash. ' +
     'bcrypt reads only the first 72 bytes of a password: longer ones are refused (422), never truncated silently. Costs are bounded, for the hash to verify too: one that names a higher cost (m=4 GiB, say) is refused (422 LIMIT_EXCEEDED) without running. ' +
     'The work always runs on a worker thread within the time budget. The password and the hash are never echoed, never logged, and a malformed hash is refused without being quoted.',
   input: Type.Object(
     {
       action: withDefault(Type.Enum(['hash', 'verify'], { description: 'Hash `input`, or verify `input` against `hash`.' }), 'hash'),
       input: Type.String({
-        minLength: 1,
         maxLength: 4096,
         writeOnly: true,
-        description: 'The password, 1 to 4096 characters, hashed as UTF-8 (for bcrypt at most 72 bytes and no U+0000). Never echoed back, never logged.',
+        description:
+          'The password, as UTF-8 (for bcrypt at most 72 bytes and no U+0000). hash: 1 to 4096 characters. verify: 0 to 4096, since an empty password may match a bcrypt or scrypt hash (against Argon2 it is refused). Never echoed back, never logged.',
       }),
       hash: Type.Optional(
         Type.String({
@@ -339,6 +354,7 @@ export const passwordHash = defineOperation({
       const matches = actual.length === parsed.expected.length && timingSafeEqual(actual, parsed.expected)
       return { result: matches, action, algorithm: parsed.algorithm, parameters: parsed.parameters, matches }
     }
+    if (input.length === 0) throw validationError('input', 'must be at least 1 character long to hash; only verify takes an empty password')
     const password = passwordBytes(input, algorithm)
     const salt = randomBytes(SALT_BYTES)
     switch (algorithm) {
