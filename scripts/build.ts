@@ -9,11 +9,11 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { build, type Metafile } from 'esbuild'
-import { webCatalogue } from '../src/core/web-catalogue.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
 import { WEB_ASSETS_PATH } from '../src/web/paths.ts'
 import { NODE_BUNDLE } from './node-bundle.ts'
+import { webCatalogue } from './web-catalogue.ts'
 
 const root = new URL('..', import.meta.url).pathname
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }

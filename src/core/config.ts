@@ -10,6 +10,7 @@ export interface Config {
   trustProxy: string | undefined
   timeBudgetMs: number
   requestTimeoutMs: number
+  keepAliveTimeoutMs: number
   logLevel: string
 }
 
@@ -24,6 +25,7 @@ export const DEFAULT_CONFIG: Config = {
   trustProxy: undefined,
   timeBudgetMs: 5000,
   requestTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 72_000,
   logLevel: 'info',
 }
 
@@ -39,6 +41,7 @@ export const CONFIG_VARIABLES = [
   'TRUST_PROXY',
   'TIME_BUDGET_MS',
   'REQUEST_TIMEOUT_MS',
+  'KEEP_ALIVE_TIMEOUT_MS',
   'LOG_LEVEL',
 ] as const
 
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY || undefined,
     timeBudgetMs: integer(env, 'TIME_BUDGET_MS', DEFAULT_CONFIG.timeBudgetMs, 1),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_CONFIG.requestTimeoutMs, 1),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', DEFAULT_CONFIG.keepAliveTimeoutMs, 1),
     logLevel,
   }
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import type { FastifyInstance } from 'fastify'
-import { DevutilsError, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '../core/errors.ts'
-import { failure, JSON_CONTENT_TYPE } from './envelope.ts'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fastifyPlugin from 'fastify-plugin'
+import { API_PREFIX } from '../core/catalogue.ts'
+import { asksForRetry, failure, JSON_CONTENT_TYPE, meta } from '../core/envelope.ts'
+import { DevutilsError, describeDefect, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '../core/errors.ts'
 
 /** Errors Fastify raises by itself, translated into our codes and plain sentences. */
 const FASTIFY_ERRORS: Record<string, (error: FastifyLikeError, bodyLimit: number) => DevutilsError> = {
@@ -61,7 +63,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? new DevutilsError('REQUEST_TIMEOUT', 'The request was not received in time; the connection is closed')
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? new DevutilsError('PAYLOAD_TOO_LARGE', 'The request headers are too large')
+        ? new DevutilsError('HEADERS_TOO_LARGE', 'The request headers are too large')
         : new DevutilsError('BAD_REQUEST', 'The HTTP request is malformed')
   const requestId = randomUUID()
   const body = JSON.stringify(failure(devutilsError, { processingTime: 0, requestId }))
@@ -77,4 +79,54 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
       'Connection: close\r\n\r\n' +
       body,
   )
+}
+
+/**
+ * How a failed request is answered, whatever raised the error: the envelope with the error's status
+ * and code, Retry-After where it asks for a retry, and a defect (500) logged with its causes and
+ * stacks but answered with a fixed message. Unknown paths are 404, known paths with another method
+ * 405 with an Allow header.
+ */
+export const errorAnswers = fastifyPlugin(async function errorAnswers(app: FastifyInstance, { bodyLimit }: { bodyLimit: number }) {
+  app.setErrorHandler((error, request, reply) => {
+    const devutilsError = toDevutilsError(error, bodyLimit)
+    // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
+    // as designed, already in the request's own log line, and formatting a stack through the source
+    // maps (npm start's --enable-source-maps) loads them, tens of MB, in the middle of an overload.
+    if (devutilsError.code === 'INTERNAL_ERROR') request.log.error({ defect: describeDefect(error) }, 'request failed')
+    return sendError(request, reply, devutilsError)
+  })
+
+  const methodsByPath = new Map<string, Set<string>>()
+  app.addHook('onRoute', (route) => {
+    const methods = methodsByPath.get(route.url) ?? new Set<string>()
+    for (const method of [route.method].flat()) methods.add(method)
+    methodsByPath.set(route.url, methods)
+  })
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
+    const allowed = methodsByPath.get(path)
+    if (allowed) {
+      const allow = [...allowed].sort().join(', ')
+      reply.header('allow', allow)
+      return sendError(request, reply, new DevutilsError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow}`))
+    }
+    if (path.startsWith(`${API_PREFIX}/`)) {
+      const name = path.slice(API_PREFIX.length + 1)
+      return sendError(request, reply, new DevutilsError('UNKNOWN_OPERATION', `There is no operation named '${name}'; GET ${API_PREFIX} lists them all`))
+    }
+    return sendError(
+      request,
+      reply,
+      new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX}, its reference at /docs and the toolbox at /`),
+    )
+  })
+})
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: DevutilsError) {
+  if (asksForRetry(error)) reply.header('retry-after', reply.getHeader('retry-after') ?? '1')
+  return reply
+    .code(error.status)
+    .type(JSON_CONTENT_TYPE)
+    .send(failure(error, meta(request)))
 }

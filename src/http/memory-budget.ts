@@ -1,5 +1,5 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DevutilsError } from '../core/errors.ts'
-import type { ServedReply, ServedRequest } from './exchange.ts'
 
 /**
  * The memory that request bodies in flight may hold in one server process: 32 MiB, which admits
@@ -52,7 +52,7 @@ const overloaded = () => new DevutilsError('OVERLOADED', 'Too many request bodie
  * Answers the check that the service's one onRequest hook (protection.ts) runs for each request.
  */
 export function bodyBudgetCheck(budget: MemoryBudget, bodyLimit: number) {
-  return (request: ServedRequest, reply: ServedReply): DevutilsError | undefined => {
+  return (request: FastifyRequest, reply: FastifyReply): DevutilsError | undefined => {
     const length = request.headers['content-length']
     let bytes: number
     if (length !== undefined) {

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os'
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+import fastifyPlugin from 'fastify-plugin'
 import { type Bindings, type ChildLoggerOptions, type Logger, pino } from 'pino'
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { API_PREFIX } from '../core/catalogue.ts'
-import type { ServedRequest } from './exchange.ts'
 import { RequestMetrics } from './request-metrics.ts'
 
 /**
@@ -52,7 +52,7 @@ function completionLineWriter(logger: Logger, stream: LogStream | undefined) {
   const head = `{"level":${pino.levels.values.info},"time":`
   // The root logger's base fields, which app.ts gives pino (LOG_BASE), in pino's order.
   const bindings = `,"pid":${JSON.stringify(LOG_BASE.pid)},"hostname":${JSON.stringify(LOG_BASE.hostname)},"requestId":`
-  return (request: ServedRequest, operation: OperationLabel, status: number, milliseconds: number) => {
+  return (request: FastifyRequest, operation: OperationLabel, status: number, milliseconds: number) => {
     // Never the body, the query string or headers: they may carry inputs and keys.
     const query = request.url.indexOf('?')
     const path = query === -1 ? request.url : request.url.slice(0, query)
@@ -63,28 +63,22 @@ function completionLineWriter(logger: Logger, stream: LogStream | undefined) {
   }
 }
 
-/** Counts an answered request in the metrics and writes its log line. */
-export type ResponseRecorder = (request: ServedRequest, status: number) => void
-
 /**
  * Prometheus metrics at /metrics and one JSON log line per request: id, operation, status, time.
- * Answers the recorder that Fastify's onResponse hook calls, for direct-route.ts to call as well.
+ * `logStream` is where the app's logger writes, undefined when logging is off.
  */
-export function registerObservability(app: FastifyInstance, logStream: LogStream | undefined): ResponseRecorder {
+export const observability = fastifyPlugin(async function observability(app: FastifyInstance, { logStream }: { logStream: LogStream | undefined }) {
   const writeCompletionLine = completionLineWriter(app.log as Logger, logStream)
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const requests = new RequestMetrics()
   const labelOf = operationLabels()
 
-  const recordResponse: ResponseRecorder = (request, status) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const operation = labelOf(request.routeUrl)
     const seconds = (performance.now() - request.startedAt) / 1000
-    requests.record(operation.label, request.method, status, seconds)
-    writeCompletionLine?.(request, operation, status, Math.round(seconds * 1e6) / 1000)
-  }
-  app.addHook('onResponse', (request, reply, done) => {
-    recordResponse(request, reply.statusCode)
+    requests.record(operation.label, request.method, reply.statusCode, seconds)
+    writeCompletionLine?.(request, operation, reply.statusCode, Math.round(seconds * 1e6) / 1000)
     done()
   })
 
@@ -96,8 +90,7 @@ export function registerObservability(app: FastifyInstance, logStream: LogStream
       return `${await registry.metrics()}\n${requests.exposition()}`
     },
   )
-  return recordResponse
-}
+})
 
 type LogArguments = Parameters<FastifyBaseLogger['info']>
 

@@ -36,6 +36,7 @@ const ERROR_RESPONSES: Array<[status: number, description: string]> = [
     'INVALID_JSON: the body is not JSON, not UTF-8, is empty or holds a prototype key. VALIDATION_ERROR: a field is missing, unknown, of the wrong type or out of range; `details` lists each field.',
   ],
   [413, 'PAYLOAD_TOO_LARGE: the body exceeds the body limit; `details.limit` gives it in bytes.'],
+  [431, 'HEADERS_TOO_LARGE: the request headers are larger than the server accepts.'],
   [415, 'UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.'],
   [422, 'INVALID_INPUT: the content cannot be processed; `details` says where. LIMIT_EXCEEDED: the content would exceed a processing limit.'],
   [429, 'RATE_LIMITED: too many requests from this client; see Retry-After.'],

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fastifyPlugin from 'fastify-plugin'
 import helmet from 'helmet'
 import type { Redis } from 'ioredis'
 import { commonJsExports } from '../core/commonjs.ts'
 import type { Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
-import type { ServedReply, ServedRequest } from './exchange.ts'
 import { watchEventLoopLag } from './load-shedding.ts'
 import { BODY_MEMORY_BUDGET_BYTES, bodyBudgetCheck, MemoryBudget } from './memory-budget.ts'
 import { memoryStore, rateLimiter, redisStore } from './rate-limit.ts'
@@ -36,7 +36,7 @@ const UNLIMITED_ROUTES = new Set(['/health', '/ready', '/metrics', '*'])
 /** CORS for any origin and no credentials: the same headers on every response. */
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+  'access-control-expose-headers': 'X-Request-Id, Retry-After, RateLimit-Policy, RateLimit, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
 }
 
 /** A preflight's answer, to any OPTIONS request (a request that is not a preflight gets it too, rather than a 404). */
@@ -112,18 +112,28 @@ function apiHeaders(pageHeaders: Record<string, string>): Record<string, string>
   }
 }
 
-/** Runs a request's protections and tells Fastify (`done`) whether it may go on. */
-export type Protection = (request: ServedRequest, reply: ServedReply, done: (refusal?: Error) => void) => void
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** performance.now() when the request arrived, for meta.processingTime and the request's log line. */
+    startedAt: number
+    /** The path of the route that answers the request (`routeOptions.url`), undefined for an unknown path. */
+    routeUrl: string | undefined
+  }
+}
+
+export interface ProtectionOptions {
+  config: Config
+  overload: OverloadLimits
+}
 
 /**
- * Security headers (helmet's whole set on HTML pages, the few an API needs on the rest), CORS, load
- * shedding, rate limiting and the memory budget of bodies in flight, as one function that the
- * service's one onRequest hook calls (app.ts), so that every route, and the not-found handler, is
- * covered. One hook rather than one per duty: each hook Fastify runs costs a small request
- * measurably (docs/PERFORMANCE.md). The CORS headers are constants set with the security headers:
- * @fastify/cors worked out the same answer for every request, at a cost of several microseconds each.
+ * The duties every request goes through before its route runs: its id and start time, security
+ * headers (helmet's whole set on HTML pages, the few an API needs on the rest), CORS, load
+ * shedding, rate limiting and the memory budget of bodies in flight. One onRequest hook on the
+ * whole app (so every route and the not-found handler are covered) rather than one plugin per
+ * duty: docs/PERFORMANCE.md holds the A/B against Fastify's own plugins for each.
  */
-export async function protection(app: FastifyInstance, config: Config, overload: OverloadLimits): Promise<Protection> {
+export const protection = fastifyPlugin(async function protection(app: FastifyInstance, { config, overload }: ProtectionOptions) {
   const security = securityHeaders()
   const pageHeaders = { ...security, ...CORS_HEADERS }
   const answerHeaders = { ...apiHeaders(security), ...CORS_HEADERS }
@@ -132,7 +142,7 @@ export async function protection(app: FastifyInstance, config: Config, overload:
   app.addHook('onClose', async () => lag.stop())
   const countRequest = config.rateLimitMax > 0 ? await rateLimit(app, config) : undefined
   const reserveBody = bodyBudgetCheck(new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
-  return (request, reply, done) => {
+  const protect = (request: FastifyRequest, reply: FastifyReply, done: (refusal?: Error) => void) => {
     reply.headers(isPage(request.url) ? pageHeaders : answerHeaders)
     if (lag.exceeded()) return done(new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment'))
     const counted = countRequest?.(request, reply, request.routeUrl)
@@ -140,7 +150,16 @@ export async function protection(app: FastifyInstance, config: Config, overload:
     if (counted instanceof Promise) counted.then((refusal) => done(refusal ?? reserveBody(request, reply)))
     else done(counted ?? reserveBody(request, reply))
   }
-}
+  app.decorateRequest('startedAt', 0)
+  app.decorateRequest('routeUrl', undefined)
+  app.addHook('onRequest', (request, reply, done) => {
+    request.startedAt = performance.now()
+    // Read once: Fastify builds a new routeOptions object on each read.
+    request.routeUrl = request.routeOptions.url
+    reply.header('x-request-id', request.id)
+    protect(request, reply, done)
+  })
+})
 
 async function rateLimit(app: FastifyInstance, config: Config) {
   const windowMs = config.rateLimitWindow

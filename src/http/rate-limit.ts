@@ -1,6 +1,6 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { DevutilsError } from '../core/errors.ts'
-import type { ServedReply, ServedRequest } from './exchange.ts'
 
 /** One client's count in its current window, and when that window ends (ms since the epoch). */
 export interface WindowCount {
@@ -93,10 +93,15 @@ export interface RateLimitOptions {
 /** What a request is refused with, or undefined when it may go on; a promise only where the count lives elsewhere. */
 export type Refusal = DevutilsError | undefined
 
+/** The name of the one quota policy, as the RateLimit-Policy and RateLimit headers refer to it. */
+const POLICY = '"default"'
+
 /**
  * RATE_LIMIT_MAX requests per window per client address (TRUST_PROXY decides what that is). Every
- * counted answer carries RateLimit-Limit, -Remaining and -Reset (IETF draft); past the limit it is
- * 429 RATE_LIMITED with Retry-After. Unknown paths are counted too, since scanners send those. If the
+ * counted answer carries the IETF draft's RateLimit-Policy (the quota and its window) and RateLimit
+ * (what is left, and in how many seconds the window ends), and beside them the earlier draft's
+ * RateLimit-Limit, -Remaining and -Reset, which many clients still read; past the limit it is 429
+ * RATE_LIMITED with Retry-After. Unknown paths are counted too, since scanners send those. If the
  * store fails (Redis unreachable), the request is served without a count: the limiter fails open.
  *
  * Written for this service rather than taken from @fastify/rate-limit, whose chain of promises per
@@ -106,10 +111,14 @@ export type Refusal = DevutilsError | undefined
  */
 export function rateLimiter({ max, windowMs, store, unlimitedRoutes }: RateLimitOptions) {
   const limit = String(max)
-  const answer = (reply: ServedReply, { count, resetsAt }: WindowCount, now: number): Refusal => {
+  const policy = `${POLICY};q=${max};w=${Math.ceil(windowMs / 1000)}`
+  const answer = (reply: FastifyReply, { count, resetsAt }: WindowCount, now: number): Refusal => {
     const secondsLeft = String(Math.max(1, Math.ceil((resetsAt - now) / 1000)))
+    const remaining = String(Math.max(0, max - count))
+    reply.header('ratelimit-policy', policy)
+    reply.header('ratelimit', `${POLICY};r=${remaining};t=${secondsLeft}`)
     reply.header('ratelimit-limit', limit)
-    reply.header('ratelimit-remaining', String(Math.max(0, max - count)))
+    reply.header('ratelimit-remaining', remaining)
     reply.header('ratelimit-reset', secondsLeft)
     if (count <= max) return undefined
     reply.header('retry-after', secondsLeft)
@@ -118,7 +127,7 @@ export function rateLimiter({ max, windowMs, store, unlimitedRoutes }: RateLimit
       windowMs,
     })
   }
-  return (request: ServedRequest, reply: ServedReply, route: string | undefined): Refusal | Promise<Refusal> => {
+  return (request: FastifyRequest, reply: FastifyReply, route: string | undefined): Refusal | Promise<Refusal> => {
     if (route !== undefined && unlimitedRoutes.has(route)) return undefined
     const now = Date.now()
     const counted = store.hit(request.ip, now)

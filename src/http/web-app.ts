@@ -58,7 +58,7 @@ interface WebFile {
  * hashed files under /assets/ with a year of caching (a new build gives them new names). Everything
  * is read and compressed once, at start-up. Without a build, the pages answer 503 and say so.
  */
-export function registerWebApp(app: FastifyInstance, operations: readonly AnyOperation[]): void {
+export async function webApp(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
   const files = readWebFiles()
   const htmlHeaders = securityHeaders(WEB_APP_HELMET_OPTIONS)
   // The workflows have no page of their own: the pipeline has its page at PIPELINE_PATH.

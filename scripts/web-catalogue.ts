@@ -1,6 +1,6 @@
-import type { FieldSchema, WebCatalogue, WebOperation } from '../web/catalogue-types.ts'
-import { type AnyOperation, CATEGORIES } from './operation.ts'
-import { PIPELINE_MAX_STEPS } from './workflows.ts'
+import { type AnyOperation, CATEGORIES } from '../src/core/operation.ts'
+import { PIPELINE_MAX_STEPS } from '../src/core/workflows.ts'
+import type { FieldSchema, WebCatalogue, WebOperation } from '../src/web/catalogue-types.ts'
 
 interface ObjectSchema {
   properties?: Record<string, FieldSchema & { description?: string }>

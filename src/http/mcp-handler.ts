@@ -2,9 +2,9 @@ import { toWebRequest } from '@modelcontextprotocol/node'
 import { createMcpHandler } from '@modelcontextprotocol/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { describeDefect } from '../core/errors.ts'
-import { toolSelectionOf } from './http.ts'
-import { createMcpServer } from './server.ts'
-import { selectTools } from './tools.ts'
+import { createMcpServer } from '../mcp/server.ts'
+import { selectTools } from '../mcp/tools.ts'
+import { toolSelectionOf } from './mcp-selection.ts'
 
 export interface McpHttpHandler {
   /** Answers a request whose body the route has parsed. */

@@ -1,49 +1,46 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
-import { type DevutilsError, errorBody } from '../core/errors.ts'
-import type { JsonData } from '../core/execute.ts'
-import type { ServedRequest } from './exchange.ts'
+import { type DevutilsError, errorBody } from './errors.ts'
+import type { JsonData } from './execute.ts'
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** performance.now() when the request arrived, for meta.processingTime. */
-    startedAt: number
-    /** The path of the route that answers the request (`routeOptions.url`), undefined for an unknown path. */
-    routeUrl: string | undefined
-  }
-}
-
+/**
+ * The envelope every answer goes out in, on every surface: `{ success, data, meta }` or
+ * `{ success, error, meta }`.
+ */
 export interface Meta {
   processingTime: number
   requestId: string
 }
 
-/** The request's part in its answer's meta: when it arrived, and its id. */
-type Timed = Pick<ServedRequest, 'startedAt' | 'id'>
-
-export function meta(request: Timed): Meta {
-  const elapsed = performance.now() - (request.startedAt ?? performance.now())
-  return { processingTime: Math.round(elapsed * 1000) / 1000, requestId: request.id }
+/** What a call contributes to its answer's meta: when it arrived (performance.now()), and its id. */
+export interface Timed {
+  readonly startedAt: number
+  readonly id: string
 }
 
-export function success<T>(request: Timed, data: T) {
-  return { success: true as const, data, meta: meta(request) }
+export function meta(call: Timed): Meta {
+  const elapsed = performance.now() - (call.startedAt ?? performance.now())
+  return { processingTime: Math.round(elapsed * 1000) / 1000, requestId: call.id }
+}
+
+export function success<T>(call: Timed, data: T) {
+  return { success: true as const, data, meta: meta(call) }
 }
 
 const SUCCESS_HEAD = '{"success":true,"data":'
 const SUCCESS_HEAD_BYTES = Buffer.from(SUCCESS_HEAD)
 
 /**
- * The text of `success(request, data)` for data already serialized (see `executeToJson`), with the
+ * The text of `success(call, data)` for data already serialized (see `executeToJson`), with the
  * same keys in the same order: the JSON is written around it, never parsed again.
  */
-export function successJson(request: Timed, data: JsonData): string | Buffer {
-  const tail = `,"meta":${JSON.stringify(meta(request))}}`
+export function successJson(call: Timed, data: JsonData): string | Buffer {
+  const tail = `,"meta":${JSON.stringify(meta(call))}}`
   return typeof data === 'string' ? SUCCESS_HEAD + data + tail : Buffer.concat([SUCCESS_HEAD_BYTES, data, Buffer.from(tail)])
 }
 
-export function failure(error: DevutilsError, requestMeta: Meta) {
-  return { success: false as const, error: errorBody(error), meta: requestMeta }
+export function failure(error: DevutilsError, callMeta: Meta) {
+  return { success: false as const, error: errorBody(error), meta: callMeta }
 }
 
 /** The media type of the service's JSON answers: envelopes, and MCP's JSON-RPC errors. */

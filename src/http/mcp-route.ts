@@ -1,14 +1,14 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import type { Config } from '../core/config.ts'
-import { isDevutilsError, validationError } from '../core/errors.ts'
+import { JSON_CONTENT_TYPE } from '../core/envelope.ts'
+import { isDevutilsError } from '../core/errors.ts'
 import { parseJsonBody } from '../core/json-body.ts'
 import { typeEnums } from '../core/schema-types.ts'
-import { JSON_CONTENT_TYPE } from '../http/envelope.ts'
-import { bodyBytes } from '../http/json-body.ts'
-import { ERROR_ENVELOPE_ID } from '../http/openapi.ts'
-import type { McpHttpHandler } from './http-handler.ts'
-import { parseToolSelection, selectTools, type ToolSelection } from './tools.ts'
+import { selectTools } from '../mcp/tools.ts'
+import { bodyBytes } from './json-body.ts'
+import type { McpHttpHandler } from './mcp-handler.ts'
+import { toolSelectionOf } from './mcp-selection.ts'
+import { ERROR_ENVELOPE_ID } from './openapi.ts'
 
 export const MCP_PATH = '/mcp'
 
@@ -25,7 +25,7 @@ export const MCP_PATH = '/mcp'
  * The MCP SDK is loaded with the first request to /mcp: it is a third of what the server would
  * otherwise load and compile before it is ready, for a route many instances never serve.
  */
-export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config): void {
+export async function mcpRoute(app: FastifyInstance, { timeBudgetMs }: { timeBudgetMs: number }) {
   let handler: Promise<McpHttpHandler> | undefined
   app.addHook('onClose', async () => (await handler)?.close())
 
@@ -39,18 +39,9 @@ export function registerMcpRoute(app: FastifyInstance, { timeBudgetMs }: Config)
       if (isDevutilsError(error) && error.code === 'INVALID_JSON') return sendJsonRpcError(reply, PARSE_ERROR, error.message)
       throw error
     }
-    handler ??= import('./http-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, timeBudgetMs))
+    handler ??= import('./mcp-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, timeBudgetMs))
     return (await handler).answer(request, reply, body)
   })
-}
-
-/** The tools a request to /mcp asks for, from its query string; any other parameter is a 400. */
-export function toolSelectionOf(request: FastifyRequest | Request): ToolSelection {
-  const params = new URL(request.url, 'http://localhost').searchParams
-  for (const name of params.keys()) {
-    if (name !== 'tools' && name !== 'categories') throw validationError(name, 'is not a parameter of /mcp; it takes tools and categories')
-  }
-  return parseToolSelection((name) => params.get(name) ?? undefined)
 }
 
 /** JSON-RPC 2.0's code for a body that is not JSON; the SDK answers -32600 for JSON that is not a request. */

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { API_PREFIX } from '../core/catalogue.ts'
+import { JSON_CONTENT_TYPE, successJson } from '../core/envelope.ts'
+import { validationError } from '../core/errors.ts'
+import { executeBodyToJsonNow, executeToJsonNow, type JsonData } from '../core/execute.ts'
+import type { AnyOperation } from '../core/operation.ts'
+import { queryToInput } from '../core/query.ts'
+import { bodyBytes } from './json-body.ts'
+import { getRouteSchema, postRouteSchema } from './openapi.ts'
+
+export interface OperationRoutesOptions {
+  operations: readonly AnyOperation[]
+  timeBudgetMs: number
+}
+
+/** `POST /api/v1/<name>` for every operation, and `GET` for those that allow it. */
+export async function operationRoutes(app: FastifyInstance, { operations, timeBudgetMs }: OperationRoutesOptions) {
+  for (const operation of operations) {
+    const path = `${API_PREFIX}/${operation.name}`
+    // Plain handlers that send when the result is ready, not async ones that return the reply: Fastify
+    // then neither wraps a promise nor waits on the reply as a thenable, and an operation that answers
+    // at once is sent in the same turn of the event loop.
+    app.post(path, { schema: postRouteSchema(operation) }, (request, reply) => {
+      const body = bodyBytes(request)
+      for (const field in request.query as object) {
+        // A field in the query string of a POST would otherwise be silently ignored.
+        throw validationError(field, 'was sent in the query string, which a POST does not read; send it in the JSON body')
+      }
+      sendWhenReady(request, reply, executeBodyToJsonNow(operation, body, { timeBudgetMs }))
+    })
+    if (operation.allowGet) {
+      // Cache-Control: no-store is on every API answer (protection.ts).
+      app.get(path, { schema: getRouteSchema(operation) }, (request, reply) => {
+        sendWhenReady(request, reply, executeToJsonNow(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
+      })
+    }
+  }
+}
+
+/** Sends the operation's result in the envelope, at once when it is ready, or its error through the error handler. */
+function sendWhenReady(request: FastifyRequest, reply: FastifyReply, result: JsonData | Promise<JsonData>) {
+  const send = (data: JsonData) => reply.type(JSON_CONTENT_TYPE).send(successJson(request, data))
+  if (result instanceof Promise) result.then(send, (error) => reply.send(error))
+  else send(result)
+}
