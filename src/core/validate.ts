@@ -176,7 +176,10 @@ export function describe(schema: JsonSchema): string {
         .map(formatValue)
         .join(', ')}`
     }
-    return branches.map(describe).join(' or ')
+    // A pattern says nothing to a reader: a branch with one is told by its description, as a pattern error is.
+    return branches
+      .map((branch) => (typeof branch.pattern === 'string' && typeof branch.description === 'string' ? branch.description : describe(branch)))
+      .join(' or ')
   }
   const type = schema.type as string | undefined
   let words = (type && ARTICLE[type]) ?? 'a valid value'

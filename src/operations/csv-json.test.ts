@@ -176,11 +176,39 @@ describe('csv-json jsonToCsv', () => {
     assert.equal(await toCsv([{ a: { x: [1, 'y'] }, b: null, c: true, d: 1.5 }]), 'a,b,c,d\r\n"{""x"":[1,""y""]}",,true,1.5\r\n')
   })
 
-  test('columns select and order; header false; newline; quoteAll', async () => {
+  test('columns select and order; header false; quoteAll', async () => {
     const rows = [{ a: 1, b: 2, c: 3 }]
     assert.equal(await toCsv(rows, { columns: ['c', 'a', 'z'] }), 'c,a,z\r\n3,1,\r\n')
-    assert.equal(await toCsv(rows, { header: false, newline: '\n' }), '1,2,3\n')
+    assert.equal(await toCsv(rows, { header: false }), '1,2,3\r\n')
     assert.equal(await toCsv(rows, { quoteAll: true, delimiter: ';' }), '"a";"b";"c"\r\n"1";"2";"3"\r\n')
+  })
+
+  test('newline is named, crlf (the default) or lf; the characters themselves are still taken', async () => {
+    const rows = [{ a: 1 }, { a: 2 }]
+    assert.equal(await toCsv(rows), 'a\r\n1\r\n2\r\n')
+    assert.equal(await toCsv(rows, { newline: 'crlf' }), 'a\r\n1\r\n2\r\n')
+    assert.equal(await toCsv(rows, { newline: 'lf' }), 'a\n1\n2\n')
+    assert.equal(await toCsv(rows, { newline: '\r\n' }), 'a\r\n1\r\n2\r\n')
+    assert.equal(await toCsv(rows, { newline: '\n' }), 'a\n1\n2\n')
+    for (const newline of ['CRLF', 'cr', '\r', '\n\n', '\r\n\r\n', ' \n', '\\n', 10]) {
+      await expectRefusal(run({ input: rows, action: 'jsonToCsv', newline }), {
+        code: 'VALIDATION_ERROR',
+        field: 'newline',
+        message: /^newline must be one of: crlf, lf or the line ending itself \("\\r\\n" or "\\n"\) \(received /,
+      })
+    }
+  })
+
+  test('the published schema of newline names its values and holds no raw line break, so that code generators can use it', () => {
+    const { newline } = csvJson.input.properties
+    assert.equal(newline.default, 'crlf')
+    const published = JSON.stringify(newline)
+    assert.doesNotMatch(published, /[\r\n]/)
+    const branches: Array<{ enum?: unknown[] }> = JSON.parse(published).anyOf
+    assert.deepEqual(
+      branches.flatMap((branch) => branch.enum ?? []),
+      ['crlf', 'lf'],
+    )
   })
 
   test('quotes fields that need it, and those any auto-detecting reader could split', async () => {
@@ -252,7 +280,7 @@ describe('csv-json round trip and heavy inputs', () => {
         fc.asyncProperty(
           tables(value),
           fc.constantFrom(',', ';', '\t', '|'),
-          fc.constantFrom('\r\n', '\n'),
+          fc.constantFrom('crlf', 'lf', '\r\n', '\n'),
           fc.boolean(),
           async (rows, delimiter, newline, asText) => {
             const csv = await toCsv(asText ? JSON.stringify(rows) : rows, { delimiter, newline })

@@ -14,6 +14,10 @@ export const CSV_OFFLOAD_THRESHOLD = 64 * 1024
 
 const DELIMITERS = [',', ';', '\t', '|'] as const
 type Delimiter = (typeof DELIMITERS)[number]
+/** jsonToCsv's line endings, by the names the schema publishes. */
+const LINE_ENDINGS = { crlf: '\r\n', lf: '\n' } as const
+type LineEndingName = keyof typeof LINE_ENDINGS
+type LineEnding = (typeof LINE_ENDINGS)[LineEndingName]
 /** The key that holds a row's fields beyond the header's (relaxColumnCount). */
 const EXTRA_KEY = '_extra'
 
@@ -244,7 +248,7 @@ interface JsonToCsvOptions {
   delimiter: Delimiter
   header: boolean
   columns: string[] | undefined
-  newline: '\r\n' | '\n'
+  newline: LineEnding
   quoteAll: boolean
   escapeFormulae: boolean
 }
@@ -400,7 +404,20 @@ export const csvJson = defineOperation({
             'jsonToCsv: the columns to write, in this order (keys missing from a row give empty fields). Default: every key, in first-seen order across all rows. For rows that are arrays, the names of the header line.',
         }),
       ),
-      newline: withDefault(Type.Enum(['\r\n', '\n'], { description: 'jsonToCsv: the line ending, CRLF as RFC 4180 says, or LF.' }), '\r\n'),
+      newline: withDefault(
+        Type.Union(
+          [
+            Type.Enum(Object.keys(LINE_ENDINGS) as LineEndingName[]),
+            // The characters themselves are taken too, published as a pattern rather than as enum
+            // values: code generators make names of enum values, and a raw line break breaks their output.
+            Type.Unsafe<LineEnding>(Type.String({ pattern: '^\\r?\\n$', description: 'the line ending itself ("\\r\\n" or "\\n")' })),
+          ],
+          {
+            description: 'jsonToCsv: the line ending, `crlf` (CR LF, as RFC 4180 says) or `lf`. The characters themselves, "\\r\\n" or "\\n", are taken too.',
+          },
+        ),
+        'crlf',
+      ),
       quoteAll: withDefault(Type.Boolean({ description: 'jsonToCsv: quote every field, not only those that need it.' }), false),
       escapeFormulae: withDefault(
         Type.Boolean({
@@ -467,6 +484,19 @@ export const csvJson = defineOperation({
         columns: ['name', 'langs', 'note'],
       },
     },
+    {
+      summary: 'Arrays to CSV with a header line and LF line ends',
+      input: {
+        input: [
+          ['Ada', 36],
+          ['Grace', 85],
+        ],
+        action: 'jsonToCsv',
+        columns: ['name', 'age'],
+        newline: 'lf',
+      },
+      output: { result: 'name,age\nAda,36\nGrace,85\n', action: 'jsonToCsv', rows: 2, columns: ['name', 'age'] },
+    },
   ],
   offload: ({ input }) => isLargerThan(input, CSV_OFFLOAD_THRESHOLD),
   run({ input, action, delimiter, header, dynamicTyping, skipEmptyLines, relaxColumnCount, columns, newline, quoteAll, escapeFormulae }) {
@@ -475,6 +505,7 @@ export const csvJson = defineOperation({
       return csvToJson(input, { delimiter: delimiter ?? 'auto', header, dynamicTyping, skipEmptyLines, relaxColumnCount })
     }
     if (delimiter === 'auto') throw validationError('delimiter', 'auto only applies to csvToJson; jsonToCsv writes , ; tab or |')
-    return jsonToCsv(input, { delimiter: delimiter ?? ',', header, columns, newline, quoteAll, escapeFormulae })
+    const lineEnding = Object.hasOwn(LINE_ENDINGS, newline) ? LINE_ENDINGS[newline as LineEndingName] : (newline as LineEnding)
+    return jsonToCsv(input, { delimiter: delimiter ?? ',', header, columns, newline: lineEnding, quoteAll, escapeFormulae })
   },
 })
