@@ -154,4 +154,24 @@ describe('the OpenAPI document, as its users’ tools read it', { timeout: 180_0
       assert.ok(validate(body), `${method} ${path}: ${ajv.errorsText(validate.errors)}`)
     }
   })
+
+  test("a GET form's first named example of every parameter belongs to one documented request, sent as a tool would build it", async () => {
+    type Parameter = { name: string; examples?: Record<string, { value: unknown }> }
+    const paths = document.paths as Record<string, { get?: { parameters?: Parameter[] } }>
+    for (const operation of servedOperations.filter((candidate) => candidate.allowGet)) {
+      const parameters = paths[`${API_PREFIX}/${operation.name}`].get?.parameters ?? []
+      const defaults = operation.input.properties as Record<string, { default?: unknown }>
+      const firstPicks = Object.fromEntries(
+        parameters.filter((parameter) => parameter.examples).map((parameter) => [parameter.name, Object.values(parameter.examples ?? {})[0].value]),
+      )
+      const documented = operation.examples
+        .map((example) => example.input as Record<string, unknown>)
+        .find((input) => Object.entries(firstPicks).every(([name, value]) => (Object.hasOwn(input, name) ? input[name] : defaults[name]?.default) === value))
+      assert.ok(documented, `${operation.name}: ${JSON.stringify(firstPicks)} is not one documented request`)
+      for (const name of Object.keys(documented)) assert.ok(name in firstPicks, `${operation.name}: ${name} of the documented request is offered`)
+      const query = new URLSearchParams(Object.entries(firstPicks).map(([name, value]) => [name, String(value)]))
+      const response = await fetch(`${baseUrl}${API_PREFIX}/${operation.name}?${query}`)
+      assert.equal(response.status, 200, `${operation.name}?${query}: ${await response.text()}`)
+    }
+  })
 })

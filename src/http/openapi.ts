@@ -180,10 +180,13 @@ function fitsQueryString(input: Record<string, unknown>): boolean {
 }
 
 /**
- * The GET forms' query parameters carry the operation's examples, each under the example's name, so
- * that a tool picking one named example for every parameter builds one of the documented requests.
- * The examples of the fields' own schemas are dropped there: each is valid alone, but tools fill every
- * optional parameter with its example at once, and together they contradict each other.
+ * The GET forms' query parameters carry the operation's examples, each under the example's name and
+ * in the same order for every parameter: the example's own value, or the parameter's default where
+ * the example leaves it out. A tool that takes the first named example of every parameter (as
+ * Postman's converter does) thus builds the first documented request, and one that picks by name
+ * builds the request of that name, never values of two examples at once. A parameter that the first
+ * example leaves out and that has no default gets no examples: any value of it would belong to
+ * another example. The examples of the fields' own schemas are dropped there for the same reason.
  */
 export function withGetExamples<T>(document: T, operations: readonly AnyOperation[], prefix: string): T {
   const paths = (document as OpenApiDocument).paths ?? {}
@@ -193,13 +196,17 @@ export function withGetExamples<T>(document: T, operations: readonly AnyOperatio
     const examples = operation.examples
       .map((example) => ({ summary: example.summary, input: example.input as Record<string, unknown> }))
       .filter((example) => fitsQueryString(example.input))
+    const properties = operation.input.properties as Record<string, { default?: unknown }>
     for (const parameter of parameters) {
       delete parameter.example
       delete parameter.examples
+      const fallback = properties[parameter.name]?.default
+      const valueIn = (input: Record<string, unknown>) => (Object.hasOwn(input, parameter.name) ? input[parameter.name] : fallback)
+      if (examples.length === 0 || valueIn(examples[0].input) === undefined) continue
       const named = examples
-        .filter((example) => Object.hasOwn(example.input, parameter.name))
-        .map((example) => [example.summary, { summary: example.summary, value: example.input[parameter.name] }])
-      if (named.length > 0) parameter.examples = Object.fromEntries(named)
+        .filter((example) => valueIn(example.input) !== undefined)
+        .map((example) => [example.summary, { summary: example.summary, value: valueIn(example.input) }])
+      parameter.examples = Object.fromEntries(named)
     }
   }
   return document
