@@ -169,7 +169,7 @@ describe('the OpenAPI document, as its users’ tools read it', { timeout: 180_0
         .find((input) => Object.entries(firstPicks).every(([name, value]) => (Object.hasOwn(input, name) ? input[name] : defaults[name]?.default) === value))
       assert.ok(documented, `${operation.name}: ${JSON.stringify(firstPicks)} is not one documented request`)
       for (const name of Object.keys(documented)) assert.ok(name in firstPicks, `${operation.name}: ${name} of the documented request is offered`)
-      const query = new URLSearchParams(Object.entries(firstPicks).map(([name, value]) => [name, String(value)]))
+      const query = new URLSearchParams(Object.entries(firstPicks).map(([name, value]): [string, string] => [name, String(value)]))
       const response = await fetch(`${baseUrl}${API_PREFIX}/${operation.name}?${query}`)
       assert.equal(response.status, 200, `${operation.name}?${query}: ${await response.text()}`)
     }
