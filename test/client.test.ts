@@ -37,6 +37,39 @@ describe('the typed client (devutils/client) against a live server', () => {
     }
   })
 
+  test('the pipeline and the batch have methods typed from their schemas, and run', async () => {
+    const client = createClient({ baseUrl })
+    const piped = await client.pipeline({ input: 'hello', steps: [{ operation: 'rot13' }, { operation: 'base64', action: 'encode' }] })
+    const steps: object[] = piped.steps
+    assert.equal(piped.result, 'dXJ5eWI=')
+    assert.deepEqual(steps, [
+      { result: 'uryyb', action: 'encode' },
+      { result: 'dXJ5eWI=', action: 'encode' },
+    ])
+    const batched = await client.batch({
+      requests: [
+        { operation: 'base64', input: 'hi' },
+        { operation: 'base-convert', input: '12', fromBase: 2 },
+      ],
+    })
+    const [first, second] = batched.results
+    const succeeded: boolean = first.success
+    const code: string | undefined = second.error?.code
+    const processingTime: number = second.meta.processingTime
+    assert.deepEqual(
+      [succeeded, first.data, second.success, code, typeof processingTime],
+      [true, { result: 'aGk=', action: 'encode' }, false, 'INVALID_INPUT', 'number'],
+    )
+    assert.equal((await client.call('pipeline', { input: 'uryyb', steps: [{ operation: 'rot13' }] })).result, 'hello')
+
+    // @ts-expect-error: a pipeline needs its steps
+    const stepless = await client.pipeline({ input: 'hello' }).catch((error: unknown) => error)
+    assert.equal((stepless as DevutilsClientError).code, 'VALIDATION_ERROR')
+    // @ts-expect-error: a batch's requests are a list
+    const unlisted = await client.batch({ requests: { operation: 'base64', input: 'hi' } }).catch((error: unknown) => error)
+    assert.equal((unlisted as DevutilsClientError).code, 'VALIDATION_ERROR')
+  })
+
   test('a refused call throws an error with code, message, details and the HTTP status', async () => {
     const client = createClient({ baseUrl })
     // @ts-expect-error: a number where the schema wants a string is what the service refuses

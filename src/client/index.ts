@@ -1,9 +1,12 @@
 // The typed client of a devutils service: `import { createClient } from 'devutils/client'`. Plain
 // fetch and nothing of Node's, so that it runs in browsers, Deno and workers as in Node.
 import type { Static, TObject } from 'typebox'
+import type { createWorkflows } from '../core/workflows.ts'
 import type { typedOperations } from '../operations/index.ts'
 
-type Operation = (typeof typedOperations)[number]
+/** The pipeline and the batch: their schemas are the same whatever the registry they run. */
+type Workflow = ReturnType<typeof createWorkflows>[keyof ReturnType<typeof createWorkflows>]
+type Operation = (typeof typedOperations)[number] | Workflow
 /** `ip-address` → `ipAddress`. */
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
 

@@ -34,9 +34,10 @@ function stepError(error: unknown, step: number, operation: string): DevutilsErr
 
 /**
  * The workflows over a registry: the pipeline and the batch run its operations, by name. The
- * registry is passed in, so that this module knows no operation of its own.
+ * registry is passed in, so that this module knows no operation of its own. Their types keep their
+ * schemas, which the typed client reads.
  */
-export function createWorkflows(registry: readonly AnyOperation[]): { pipeline: AnyOperation; batch: AnyOperation } {
+export function createWorkflows(registry: readonly AnyOperation[]) {
   const operationsByName = new Map(registry.map((operation) => [operation.name, operation]))
   const operationNames = registry.map((operation) => operation.name)
 
