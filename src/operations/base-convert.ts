@@ -112,6 +112,8 @@ export const baseConvert = defineOperation({
   name: 'base-convert',
   category: 'converters',
   summary: 'Convert an integer between bases 2 and 36',
+  title: 'Number base converter',
+  aliases: ['radix', 'binary', 'octal', 'decimal', 'hexadecimal', 'hex to decimal', 'decimal to hex', 'decimal to binary', 'base 36'],
   description:
     'Converts an integer of any size (up to 10,000 digits, exactly) from one base to another, 2 to 36. Digits above 9 are letters: case-insensitive on input, lower-case on output. ' +
     'The input may have surrounding whitespace, a leading `-` or `+`, `_` between two digits (`1_000_000`), and a `0x`, `0o` or `0b` prefix when `fromBase` is 16, 8 or 2. ' +

@@ -145,6 +145,8 @@ export const base32 = defineOperation({
   name: 'base32',
   category: 'encoders',
   summary: 'Encode text or bytes as Base32 (RFC 4648, base32hex or Crockford), or decode it',
+  title: 'Base32',
+  aliases: ['base32hex', 'crockford', 'rfc 4648'],
   description:
     'Encodes the UTF-8 bytes of `input` (or bytes given as hex, base64 or Latin-1) as Base32: the RFC 4648 §6 alphabet (`rfc4648`), the extended-hex alphabet of §7 (`hex`), ' +
     "or Douglas Crockford's alphabet (`crockford`, applied to the same 5-bit groups as RFC 4648, never padded, without check symbols). Encoded text is upper case. " +

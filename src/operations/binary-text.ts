@@ -6,6 +6,8 @@ export const binaryText = defineOperation({
   name: 'binary-text',
   category: 'converters',
   summary: 'Write text as binary bytes, or read binary back to text',
+  title: 'Text to binary',
+  aliases: ['bits', 'ones and zeros', 'binary code', 'ascii to binary', 'binary to text'],
   description:
     '`textToBinary` writes each byte of the text (UTF-8, or Latin-1) as 8 bits, bytes joined by `separator`. ' +
     '`binaryToText` reads bits leniently: whitespace, commas and `0b` prefixes (at the start of a group) are ignored, so `0b01001000, 0b01101001` and `0100 1000 0110 1001` both read as "Hi". ' +

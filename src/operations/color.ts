@@ -241,6 +241,8 @@ export const color = defineOperation({
   name: 'color',
   category: 'converters',
   summary: 'Convert a CSS colour between hex, rgb(), hsl(), hwb(), lab(), lch(), oklab() and oklch(), and check WCAG contrast',
+  title: 'Colour converter',
+  aliases: ['color', 'colour', 'hex color', 'rgb', 'hsl', 'hwb', 'lab', 'lch', 'oklch', 'oklab', 'contrast ratio', 'wcag', 'css color'],
   description:
     'Reads any CSS Color 4 colour (hex, `rgb()`, `hsl()`, `hwb()`, `lab()`, `lch()`, `oklab()`, `oklch()`, `color()` with a predefined space, or a named colour; ' +
     'case-insensitive; legacy comma syntax too) and writes it in each notation in CSS Color 4’s space-separated syntax, with up to 4 decimals. ' +

@@ -124,6 +124,8 @@ export const compress = defineOperation({
   name: 'compress',
   category: 'encoders',
   summary: 'Compress text or bytes with gzip, deflate or brotli, or decompress them',
+  title: 'Compress and decompress',
+  aliases: ['gzip', 'gunzip', 'zlib', 'deflate', 'inflate', 'brotli', 'zip', 'unzip'],
   description:
     'Compresses the UTF-8 bytes of `input` (or bytes given as hex, base64 or Latin-1) as gzip (RFC 1952), zlib-wrapped deflate (RFC 1950, `deflate`), raw deflate (RFC 1951, `deflate-raw`) or brotli (RFC 7932), ' +
     'and writes the compressed bytes as base64 (or hex, or Latin-1); `decompress` reads them back. ' +

@@ -413,6 +413,8 @@ export const cron = defineOperation({
   name: 'cron',
   category: 'converters',
   summary: 'Explain a cron expression in plain English and list its next run times in a time zone',
+  title: 'Cron expression',
+  aliases: ['crontab', 'schedule', 'next run', 'cron job', 'describe cron', 'when does it run'],
   description:
     'Reads a cron expression (5 fields: minute hour day-of-month month day-of-week; 6 with a seconds field first; or @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly) with lists, ranges, steps (`*/15`, `1-10/2`, `5/15` = from 5 to the end), ' +
     'month and weekday names (JAN, MON; any case) and 7 for Sunday, and answers a description in English, each field expanded, and the next `count` runs strictly after `from` in `timezone`, as ISO 8601 with their offsets. ' +

@@ -339,6 +339,8 @@ export const csvJson = defineOperation({
   name: 'csv-json',
   category: 'converters',
   summary: 'Convert CSV to JSON and JSON to CSV',
+  title: 'CSV and JSON',
+  aliases: ['csv to json', 'json to csv', 'spreadsheet', 'comma separated', 'tsv', 'table'],
   description:
     'csvToJson reads RFC 4180 CSV (quoted fields with delimiters, doubled quotes and line breaks; CRLF, LF or CR line ends; a byte-order mark is dropped) into an array of objects keyed by the header row, or of arrays. ' +
     'The delimiter is detected from the first rows unless given. Repeated header names become name_2, name_3… with a warning; `__proto__` and `constructor` are ordinary keys. ' +

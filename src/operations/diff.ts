@@ -230,6 +230,8 @@ export const diff = defineOperation({
   name: 'diff',
   category: 'converters',
   summary: 'Compare two texts line by line, word by word or character by character',
+  title: 'Text diff',
+  aliases: ['compare', 'difference', 'patch', 'unified diff', 'changes between'],
   description:
     'Compares `input` (the old text) with `compareTo` (the new) using the Myers algorithm of jsdiff. ' +
     'In `lines` mode (the default) `result` is a unified diff, as `diff -u` writes it: `---`/`+++` headers, hunks headed `@@ -start,count +start,count @@` ' +

@@ -6,6 +6,8 @@ export const hexText = defineOperation({
   name: 'hex-text',
   category: 'converters',
   summary: 'Write text as hexadecimal bytes, or read hex back to text',
+  title: 'Text to hex',
+  aliases: ['hex dump', 'hexadecimal', 'ascii to hex', 'hex to text', 'bytes'],
   description:
     '`textToHex` writes each byte of the text (UTF-8, or Latin-1) as two hex digits, bytes joined by `separator`. ' +
     '`hexToText` reads hex leniently, in either case: whitespace, the separators `:` `-` `,`, a `0x` prefix at the start of a group and `\\x` prefixes anywhere are ignored, so `48:69`, `0x48 0x69` and `\\x48\\x69` all read as "Hi". ' +

@@ -34,6 +34,8 @@ export const hmac = defineOperation({
   name: 'hmac',
   category: 'generators',
   summary: 'Compute or verify an HMAC (RFC 2104) with MD5, SHA-1, SHA-2 or SHA-3',
+  title: 'HMAC',
+  aliases: ['signature', 'message authentication code', 'webhook signature', 'keyed hash'],
   description:
     'Computes the keyed-hash message authentication code of `input` under `key` (RFC 2104), written as hex, base64 or base64url. ' +
     'The key is UTF-8 text by default, or bytes given as hex or base64; it is never echoed in a response or an error message. ' +

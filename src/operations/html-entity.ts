@@ -130,6 +130,8 @@ export const htmlEntity = defineOperation({
   name: 'html-entity',
   category: 'encoders',
   summary: 'Encode text as HTML character references, or decode them',
+  title: 'HTML entities',
+  aliases: ['html escape', 'html unescape', 'html encode', 'html decode', 'character reference', 'ampersand', 'entities'],
   description:
     'Encodes text for HTML: `minimal` escapes `& < > " \'`, `nonAscii` also every non-ASCII character, `all` every character except the ASCII letters and digits. ' +
     '`format` `named` writes the HTML5 name where one exists (`&eacute;`) and a lower-case hex reference (`&#x1f600;`) otherwise; `decimal` and `hex` write only numeric references. ' +

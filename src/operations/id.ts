@@ -162,6 +162,8 @@ export const id = defineOperation({
   name: 'id',
   category: 'generators',
   summary: 'Generate ULIDs, nanoids, MongoDB ObjectIds or KSUIDs, or read the time inside one',
+  title: 'ULID, nanoid, ObjectId, KSUID',
+  aliases: ['ulid', 'nanoid', 'objectid', 'mongodb id', 'ksuid', 'unique id', 'sortable id'],
   description:
     "Generates identifiers from the operating system's CSPRNG. `ulid` (the default): 26 characters of Crockford base32, a 48-bit Unix time in milliseconds then 80 random bits; " +
     'the ULIDs of one call are strictly increasing (within a millisecond the randomness of the previous one plus one, as the ULID specification says). ' +

@@ -120,6 +120,8 @@ export const ipAddress = defineOperation({
   name: 'ip-address',
   category: 'generators',
   summary: 'Generate random IPv4 or IPv6 addresses of a given kind or within a CIDR block',
+  title: 'Random IP address',
+  aliases: ['ipv4', 'ipv6', 'random ip', 'fake ip', 'ip generator'],
   description:
     'Generates random IP addresses from the operating system CSPRNG, uniformly over the chosen space. ' +
     '`type` picks the space: `public` (globally routable unicast only: never private, shared 100.64/10, loopback, link-local, multicast, documentation, benchmarking, reserved or any other range ipaddr.js does not call `unicast`; IPv6 draws within 2000::/3), ' +

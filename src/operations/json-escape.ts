@@ -120,6 +120,8 @@ export const jsonEscape = defineOperation({
   name: 'json-escape',
   category: 'encoders',
   summary: 'Escape text as the body of a JSON string literal, or unescape one',
+  title: 'JSON string escape',
+  aliases: ['escape json', 'unescape json', 'stringify', 'string literal', 'quote'],
   description:
     'Escape writes `input` as the body of a JSON string literal, exactly as JSON.stringify writes it between its quotes: `"` and `\\` are escaped, ' +
     'control characters use the short forms `\\b \\f \\n \\r \\t` where they exist and `\\u00xx` otherwise, `/` is left alone. `asciiOnly` also escapes every ' +

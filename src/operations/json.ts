@@ -422,6 +422,8 @@ export const json = defineOperation({
   name: 'json',
   category: 'converters',
   summary: 'Format, minify, validate or query JSON (JSONPath RFC 9535, JSON Pointer RFC 6901)',
+  title: 'JSON formatter',
+  aliases: ['prettify', 'pretty print', 'beautify', 'format json', 'minify', 'validate json', 'jsonpath', 'json pointer', 'query json', 'lint'],
   description:
     '`format` pretty-prints JSON text exactly as JSON.stringify would lay it out, and `minify` removes all whitespace, but neither ever changes a literal: ' +
     'numbers keep their digits (12345678901234567890 and 1.0 stay as written), strings keep their escapes, and keys stay in their order (integer-like keys too) unless `sortKeys` sorts them at every depth. ' +

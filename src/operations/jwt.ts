@@ -287,6 +287,8 @@ export const jwt = defineOperation({
   name: 'jwt',
   category: 'encoders',
   summary: 'Decode, verify or sign a JSON Web Token (RFC 7519)',
+  title: 'JSON Web Token (JWT)',
+  aliases: ['json web token', 'bearer token', 'jws', 'decode token', 'verify token', 'sign token', 'claims'],
   description:
     '`decode` reads a compact JWT without checking anything: its header, payload (the result) and signature, the exp/nbf/iat claims also as ISO dates, and whether it has expired; it says plainly that nothing was verified. ' +
     '`verify` checks the signature with `secret` (HS256/384/512; UTF-8 text, base64url or hex bytes) or `key` (a PEM public key, private key or certificate, or a JWK, including an oct JWK for HMAC) for RS*, PS*, ES* and EdDSA, ' +

@@ -159,6 +159,8 @@ export const loremIpsum = defineOperation({
   name: 'lorem-ipsum',
   category: 'generators',
   summary: 'Generate lorem ipsum placeholder text, reproducibly with a seed',
+  title: 'Lorem ipsum',
+  aliases: ['placeholder text', 'dummy text', 'filler text', 'lipsum'],
   description:
     'Writes placeholder text from the classic lorem ipsum word list (178 Latin words from Cicero). ' +
     'A sentence has 4 to 16 words, a capital first letter and a final period; one of 8 or more words has a comma half the time. ' +

@@ -33,6 +33,8 @@ export const macAddress = defineOperation({
   name: 'mac-address',
   category: 'generators',
   summary: 'Generate random MAC addresses, locally administered or under a given prefix',
+  title: 'Random MAC address',
+  aliases: ['mac', 'ethernet address', 'hardware address', 'oui'],
   description:
     'Generates random 48-bit MAC (EUI-48) addresses from the operating system CSPRNG. ' +
     'Without `prefix`, every address is locally administered (bit 1 of the first octet set) and unicast (bit 0 clear), so it can never collide with an address a vendor assigned; `multicast` sets bit 0 instead. ' +

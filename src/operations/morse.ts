@@ -245,6 +245,8 @@ export const morse = defineOperation({
   name: 'morse',
   category: 'encoders',
   summary: 'Convert text to International Morse code and back',
+  title: 'Morse code',
+  aliases: ['morse code', 'dots and dashes', 'telegraph'],
   description:
     'Encodes text with the International Morse code of ITU-R M.1677-1 (A–Z, 0–9 and `. , ? \' / ( ) : = + - " @`), plus the customary codes for `! & ; _ $`, which the recommendation lacks. ' +
     'Letters are case-insensitive; any run of whitespace is one word break, and whitespace at either end is dropped. ' +

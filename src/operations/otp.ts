@@ -97,6 +97,8 @@ export const otp = defineOperation({
   name: 'otp',
   category: 'generators',
   summary: 'Generate or verify TOTP and HOTP one-time codes (RFC 6238, RFC 4226), or make a new secret with its otpauth URI',
+  title: 'One-time password (TOTP, HOTP)',
+  aliases: ['totp', 'hotp', '2fa', 'two factor', 'mfa', 'authenticator', 'google authenticator', 'otpauth', 'one time code'],
   description:
     'One-time passwords as authenticator apps compute them. `generate` (the default) gives the code for `secret` at `time` (TOTP, RFC 6238: the step of `period` seconds since 1970) or at `counter` (HOTP, RFC 4226), as a string with its leading zeros. ' +
     '`verify` checks `code` and says in `delta` which step matched, relative to the current one: for TOTP `window` steps either side (negative for the past), for HOTP `window` counters ahead only (RFC 4226 §7.2 resynchronisation: a past counter has been used). Every candidate is compared in constant time. ' +

@@ -264,6 +264,8 @@ export const passwordHash = defineOperation({
   name: 'password-hash',
   category: 'generators',
   summary: 'Hash a password with Argon2id, bcrypt or scrypt, or verify a password against such a hash',
+  title: 'Password hash',
+  aliases: ['bcrypt', 'argon2', 'argon2id', 'scrypt', 'hash password', 'verify password', 'kdf', 'key derivation'],
   description:
     "`hash` (the default) hashes the password in `input` with a random 16-byte salt from the operating system's CSPRNG: with `argon2id` (the default; RFC 9106, version 19, OWASP's minimum cost by default: 19 MiB, 2 passes, 1 lane), " +
     '`bcrypt` (cost 10 by default) or `scrypt` (RFC 7914; N = 2^17, r = 8, p = 1 by default), and writes the PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`, `$scrypt$ln=…,r=…,p=…$salt$hash`, 32-byte hashes) or bcrypt’s `$2b$` string. ' +

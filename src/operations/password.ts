@@ -33,6 +33,8 @@ export const password = defineOperation({
   name: 'password',
   category: 'generators',
   summary: 'Generate secure random passwords',
+  title: 'Password generator',
+  aliases: ['random password', 'strong password', 'secure password', 'passphrase', 'generate password'],
   description:
     "Generates passwords from the operating system's CSPRNG with unbiased (rejection-sampled) choices. " +
     'Every enabled class (upper-case letters, lower-case letters, digits, symbols) appears at least once in every password: one character is drawn uniformly from each class, the rest uniformly from all enabled classes together, and the whole is shuffled. ' +

@@ -109,6 +109,8 @@ export const qrCode = defineOperation({
   name: 'qr-code',
   category: 'generators',
   summary: 'Generate a QR code as SVG, PNG or terminal text',
+  title: 'QR code',
+  aliases: ['qr', 'qrcode', 'barcode', '2d code'],
   description:
     'Encodes text in a QR code (ISO/IEC 18004, model 2), in the smallest version (1–40) that holds it at the chosen error correction level, ' +
     'with the qrcode library: numeric, alphanumeric and byte segments mixed for the shortest code, text as UTF-8 bytes (without an ECI header, as most readers expect). ' +

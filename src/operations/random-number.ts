@@ -50,6 +50,8 @@ export const randomNumber = defineOperation({
   name: 'random-number',
   category: 'generators',
   summary: 'Generate random integers or decimals in a range, optionally unique and sorted',
+  title: 'Random number',
+  aliases: ['random integer', 'dice', 'die roll', 'lottery', 'rng', 'pick a number'],
   description:
     'Draws numbers uniformly from the inclusive range [`min`, `max`] with the operating system CSPRNG and rejection sampling, so no value is favoured. ' +
     'The whole safe-integer range works, from -(2^53-1) to 2^53-1. With `decimals` d > 0 the values are the grid min, min + 10^-d, …, max, each equally likely; ' +

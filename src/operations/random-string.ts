@@ -36,6 +36,8 @@ export const randomString = defineOperation({
   name: 'random-string',
   category: 'generators',
   summary: 'Generate random strings from a character set',
+  title: 'Random string',
+  aliases: ['token', 'random token', 'api key', 'secret', 'random characters', 'nonce'],
   description:
     "Generates strings whose characters are drawn independently and uniformly (rejection sampling over the operating system's CSPRNG) from a named `charset` or from your own `characters`, minus any exclusions. " +
     'Charsets: alphanumeric (A–Z a–z 0–9), alpha (A–Z a–z), numeric (0–9), lowercase (a–z), uppercase (A–Z), hex (0–9 a–f, lower case), base64url (A–Z a–z 0–9 - _), ascii (the 94 printable ASCII characters, U+0021 to U+007E: no space). ' +

@@ -42,6 +42,8 @@ export const rot13 = defineOperation({
   name: 'rot13',
   category: 'encoders',
   summary: 'Apply ROT13, ROT5, ROT18 or ROT47 to text',
+  title: 'ROT13',
+  aliases: ['rot47', 'rot5', 'rot18', 'caesar cipher', 'caesar', 'cipher'],
   description:
     'Rotates characters within an alphabet: `rot13` shifts the letters A–Z and a–z by 13, `rot5` the digits 0–9 by 5, `rot18` does both, and `rot47` shifts the ' +
     'printable ASCII characters `!` (33) to `~` (126) by 47. Every other character, including spaces, control characters and all non-ASCII text, passes through unchanged. ' +

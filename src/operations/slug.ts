@@ -403,6 +403,8 @@ export const slug = defineOperation({
   name: 'slug',
   category: 'generators',
   summary: 'Make a URL-friendly slug from any text, romanising other scripts',
+  title: 'Slug',
+  aliases: ['slugify', 'url slug', 'permalink', 'transliterate', 'seo url'],
   description:
     'Turns text into a slug: words of letters and digits joined by `separator`, which never repeats, leads or trails. ' +
     'Steps, in order: Unicode NFC; `replacements` (longest key first, one pass, with `&` → and and `@` → at built in as separate words); ' +

@@ -97,6 +97,8 @@ export const sqlEscape = defineOperation({
   name: 'sql-escape',
   category: 'encoders',
   summary: 'Escape text as an SQL string literal, quoted identifier or LIKE pattern',
+  title: 'SQL escape',
+  aliases: ['sql string', 'sql injection', 'quote identifier', 'like pattern', 'escape quotes'],
   description:
     'Escaping is no substitute for parameterised queries: pass values to the database as bound parameters (`?`, `$1`, `@p`) wherever the driver allows it, ' +
     'and use this operation only where a value must be written into SQL text, such as a generated script or a name that cannot be a parameter. ' +

@@ -169,6 +169,8 @@ export const subnet = defineOperation({
   name: 'subnet',
   category: 'converters',
   summary: 'Work out an IPv4 or IPv6 subnet: network, broadcast, host range, masks, size and special-purpose range',
+  title: 'Subnet calculator',
+  aliases: ['cidr', 'netmask', 'subnet mask', 'network address', 'broadcast address', 'ip range', 'wildcard mask', 'prefix'],
   description:
     'Reads a CIDR block (`192.168.1.0/24`, `2001:db8::/32`), or an address with a netmask in `mask`, and answers the network, the broadcast address (IPv4), ' +
     'the first and last usable host, the netmask and wildcard mask, the prefix length, the number of addresses and of usable hosts (decimal strings, exact for IPv6), ' +

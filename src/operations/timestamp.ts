@@ -432,6 +432,8 @@ export const timestamp = defineOperation({
   name: 'timestamp',
   category: 'converters',
   summary: 'Convert Unix timestamps to dates and dates to Unix timestamps',
+  title: 'Unix timestamp',
+  aliases: ['epoch', 'unix time', 'epoch to date', 'date to epoch', 'iso 8601', 'rfc 3339', 'time zone', 'timezone', 'date', 'time', 'now'],
   description:
     '`timestampToDate` reads a Unix timestamp (seconds, milliseconds, microseconds or nanoseconds; by default the unit is guessed from the magnitude: below 1e11 seconds, below 1e14 milliseconds, below 1e17 microseconds, otherwise nanoseconds) and writes the instant as ISO 8601 in UTC, RFC 2822 and ISO 8601 in `timezone`, and in words relative to now. ' +
     '`dateToTimestamp` reads ISO 8601 / RFC 3339 (calendar dates, extended or basic format; a date or date-time without an offset is a wall time in `timezone`), RFC 2822, and the three HTTP date formats of RFC 7231, and gives the Unix timestamp. ' +

@@ -159,6 +159,8 @@ export const tomlJson = defineOperation({
   name: 'toml-json',
   category: 'converters',
   summary: 'Convert TOML to JSON and JSON to TOML',
+  title: 'TOML and JSON',
+  aliases: ['toml to json', 'json to toml', 'cargo toml', 'pyproject'],
   description:
     'tomlToJson reads TOML 1.0. Offset date-times, local date-times, local dates and local times come out as RFC 3339 text (`1979-05-27T07:32:00-08:00`, `1979-05-27`, `07:32:00`), ' +
     'fractions of a second truncated to milliseconds as TOML allows. Integers beyond 2^53 come back as strings of their digits, and inf and nan as strings, each with a warning, so no number is quietly rounded. ' +

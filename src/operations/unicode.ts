@@ -230,6 +230,8 @@ export const unicode = defineOperation({
   name: 'unicode',
   category: 'converters',
   summary: 'Inspect the code points of a text, or normalize it to NFC, NFD, NFKC or NFKD',
+  title: 'Unicode inspector',
+  aliases: ['code point', 'codepoint', 'utf-8', 'utf8', 'utf-16', 'normalize', 'normalization', 'nfc', 'nfd', 'nfkc', 'nfkd', 'character info', 'emoji'],
   description:
     '`inspect` (the default) lists the code points of `input`, each with its U+ notation, UTF-8 bytes, UTF-16 code units, general category and flags for invisible, bidirectional-control and confusable-prone characters, ' +
     'and counts the text: UTF-16 code units, code points, grapheme clusters (user-perceived characters, UAX #29), UTF-8 bytes, words (UAX #29) and lines. ' +

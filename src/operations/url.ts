@@ -118,6 +118,8 @@ export const url = defineOperation({
   name: 'url',
   category: 'encoders',
   summary: 'Percent-encode text for a URL component or a whole URI, or decode it',
+  title: 'URL encode and decode',
+  aliases: ['urlencode', 'urldecode', 'percent encoding', 'encodeuricomponent', 'query string', 'uri'],
   description:
     'Percent-encodes the UTF-8 bytes of `input` (RFC 3986 §2.1) with upper-case hex digits. In `component` scope every byte except the unreserved characters ' +
     "`A–Z a–z 0–9 - . _ ~` is encoded: a space becomes %20 and `!` becomes %21 (unlike JavaScript's encodeURIComponent, `!'()*` are encoded too). " +

@@ -92,6 +92,8 @@ export const uuid = defineOperation({
   name: 'uuid',
   category: 'generators',
   summary: 'Generate UUIDs of versions 1, 3, 4, 5, 6 or 7, or the nil and max UUIDs',
+  title: 'UUID',
+  aliases: ['guid', 'uuid v4', 'uuid v7', 'uuidv4', 'uuidv7', 'unique identifier', 'rfc 9562'],
   description:
     'Generates UUIDs as RFC 9562 defines them. Version 4 (the default) is 122 random bits from the operating system CSPRNG. ' +
     'Versions 1 and 6 are time-based (a 100 ns Gregorian timestamp; 6 orders its fields so values sort by time) with a random clock sequence and a random node ID whose multicast bit is set, never a MAC address. ' +

@@ -225,6 +225,8 @@ export const xmlJson = defineOperation({
   name: 'xml-json',
   category: 'converters',
   summary: 'Convert XML to JSON and JSON to XML',
+  title: 'XML and JSON',
+  aliases: ['xml to json', 'json to xml', 'soap', 'rss'],
   description:
     'xmlToJson reads an XML document into JSON: each element becomes a key (repeated elements an array), attributes keys prefixed `@` and text the key `#text` (`attributePrefix` and `textKey` change them); ' +
     'an element with only text becomes that string. CDATA is read as text, namespace prefixes stay in names (`ns:item`, `@xmlns:ns`), the five predefined entities and character references are decoded. ' +

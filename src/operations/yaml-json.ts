@@ -462,6 +462,8 @@ export const yamlJson = defineOperation({
   name: 'yaml-json',
   category: 'converters',
   summary: 'Convert YAML to JSON and JSON to YAML',
+  title: 'YAML and JSON',
+  aliases: ['yaml to json', 'json to yaml', 'yml', 'kubernetes manifest', 'docker compose'],
   description:
     'yamlToJson reads YAML 1.2 (core schema, merge keys `<<` honoured) into JSON. Anchors and aliases are expanded; a document whose expansion would pass the 16 MiB output limit ' +
     '(a "billion laughs") or that nests deeper than 100 levels is a 422 LIMIT_EXCEEDED. Duplicate keys are a 422 with the line. Integers beyond 2^53 and .inf/.nan come back as strings, ' +

@@ -1,0 +1,98 @@
+/**
+ * Finding operations from a question in a user's words ("decode a JWT", "sha256 of a file", "epoch
+ * to date"): the one ranking that MCP's discovery tool and the web app's search box share. Pure and
+ * free of Node's modules, so the browser bundle can use it as it is.
+ */
+
+/** What the ranking reads of an operation. */
+export interface Searchable {
+  name: string
+  /** A human title, e.g. "Base64". */
+  title: string
+  summary: string
+  /** The words users say for it: other names, algorithms, formats, tasks ("epoch", "sha256", "prettify"). */
+  aliases: readonly string[]
+  /** Any further text worth matching weakly: the description, field names, choices. */
+  text?: string
+}
+
+export interface SearchHit<T extends Searchable> {
+  item: T
+  score: number
+}
+
+/** Words that say nothing about which operation is meant. */
+const STOP_WORDS = new Set(
+  'a an the of to from for in into on at by with and or this that these those my me i it its is are be please some any one two me give get make do how what which can you want need use using as'.split(
+    ' ',
+  ),
+)
+
+/** Lower-case words of a text, split at anything that is not a letter or a digit, without stop words. */
+export function searchWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '' && !STOP_WORDS.has(word))
+}
+
+/** A word and its simple plural or singular, so "ids" finds "id" and "hashes" finds "hash". */
+function forms(word: string): string[] {
+  if (word.length > 4 && word.endsWith('es')) return [word, word.slice(0, -2), word.slice(0, -1)]
+  if (word.length > 3 && word.endsWith('s')) return [word, word.slice(0, -1)]
+  return [word]
+}
+
+const WEIGHT = {
+  /** The query is the operation's name, or its title. */
+  exactName: 1000,
+  /** The query holds the operation's name ("qr code") or one of its aliases of several words ("pretty print"). */
+  phrase: 40,
+  /** A word of the query is the name, or one of its parts ("yaml" of yaml-json). */
+  namePart: 30,
+  /** A word of the query is one of the aliases of one word. */
+  alias: 30,
+  /** A word of the query is in the title, the summary, or an alias of several words. */
+  summary: 8,
+  /** A word of the query begins a word of the name, aliases or summary ("pass" of "password"). */
+  prefix: 3,
+  /** A word of the query is somewhere in the rest of the text. */
+  text: 1,
+} as const
+
+/** How well one operation answers the query; 0 when nothing matches. */
+function scoreOf(item: Searchable, query: string, words: readonly string[]): number {
+  const normalized = searchWords(query).join(' ')
+  if (normalized === item.name.replaceAll('-', ' ') || normalized === searchWords(item.title).join(' ')) return WEIGHT.exactName
+  const nameParts = new Set(item.name.split('-'))
+  const aliasTexts = item.aliases.map((alias) => searchWords(alias).join(' '))
+  const aliasWords = new Set(aliasTexts.filter((alias) => !alias.includes(' ')))
+  const phrases = [item.name.replaceAll('-', ' '), ...aliasTexts.filter((alias) => alias.includes(' '))]
+  const summaryWords = new Set(searchWords(`${item.title} ${item.summary} ${phrases.join(' ')}`))
+  const textWords = new Set(searchWords(item.text ?? ''))
+  const known = [...nameParts, ...aliasWords, ...summaryWords]
+  let score = 0
+  for (const phrase of phrases) if (` ${normalized} `.includes(` ${phrase} `)) score += WEIGHT.phrase
+  for (const word of words) {
+    const variants = forms(word)
+    if (variants.some((form) => nameParts.has(form))) score += WEIGHT.namePart
+    else if (variants.some((form) => aliasWords.has(form))) score += WEIGHT.alias
+    else if (variants.some((form) => summaryWords.has(form))) score += WEIGHT.summary
+    else if (word.length >= 3 && known.some((candidate) => candidate.startsWith(word))) score += WEIGHT.prefix
+    else if (variants.some((form) => textWords.has(form))) score += WEIGHT.text
+  }
+  return score
+}
+
+/**
+ * The operations that match the query, best first; ties keep the order given. The exact name or
+ * title ranks first; then aliases and names weigh most, the summary less, the rest of the text least.
+ */
+export function searchOperations<T extends Searchable>(items: readonly T[], query: string): Array<SearchHit<T>> {
+  const words = searchWords(query)
+  if (words.length === 0) return []
+  return items
+    .map((item) => ({ item, score: scoreOf(item, query, words) }))
+    .filter((hit) => hit.score > 0)
+    .sort((a, b) => b.score - a.score)
+}
