@@ -53,7 +53,7 @@ export function createMcpServer({ tools = mcpTools, timeBudgetMs = DEFAULT_CONFI
       capabilities: { tools: { listChanged: false } },
       instructions:
         'Developer utilities: encoders, generators and converters, the same operations as the devutils HTTP API. ' +
-        "Every tool is read-only and pure. A result is the operation's data as structured content; a refused call is an error result whose structured content is { code, message, details }.",
+        "Every tool is read-only and pure. A result is the operation's data as structured content; a refused call is an error result whose text says 'CODE: message', followed by the error { code, message, details } as JSON text.",
     },
   )
   for (const operation of tools) {
@@ -63,7 +63,7 @@ export function createMcpServer({ tools = mcpTools, timeBudgetMs = DEFAULT_CONFI
         description: `${operation.summary}.\n\n${operation.description}`,
         inputSchema: fromJsonSchema(operation.input as JsonSchemaType, acceptEverything),
         // Published so that clients can check and type results; the server does not check its own
-        // (the tests hold every operation's results to its schema), and error results are exempt.
+        // (the tests hold every operation's results to its schema). Error results carry none.
         outputSchema: fromJsonSchema(operation.output as JsonSchemaType, acceptEverything),
         annotations: annotationsFor(operation),
       },
@@ -85,7 +85,17 @@ function success(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }
 }
 
-/** The error as HTTP's envelope carries it in `error`, and as `CODE: message` for clients that read only text. */
+/**
+ * The error as `CODE: message`, then as the JSON of HTTP's `error` object, both as text. Not as
+ * structured content: clients on the 1.x SDK check structured content against the tool's
+ * outputSchema even in an error result, and would show a schema mismatch instead of the message.
+ */
 function failure(error: DevutilsError): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }], structuredContent: { ...errorBody(error) } }
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: `${error.code}: ${error.message}` },
+      { type: 'text', text: JSON.stringify(errorBody(error)) },
+    ],
+  }
 }
