@@ -5,7 +5,7 @@ import { getPriority } from 'node:os'
 import { after, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { DevutilsError } from '../src/core/errors.ts'
+import { DevutilsError, describeDefect } from '../src/core/errors.ts'
 import { execute, executeBodyToJson, executeToJson, WHOLE_BODY_OFFLOAD_BYTES } from '../src/core/execute.ts'
 import { closeWorkerPool, createWorkerPool, WORKER_THREADS } from '../src/core/pool.ts'
 import { csvJson } from '../src/operations/csv-json.ts'
@@ -39,10 +39,28 @@ describe('the worker pool', () => {
     })
   })
 
-  test('any other error stays a plain error (a 500), with the worker’s stack for the log', async () => {
+  test('any other error stays a plain error (a 500), caused by the worker’s error: its type and stack for the log, never its message', async () => {
     await assert.rejects(runTask({ kind: 'defect' }), (error) => {
       assert.ok(!(error instanceof DevutilsError))
-      assert.match((error as Error).message, /A worker task failed: TypeError: something is undefined/)
+      assert.equal((error as Error).message, 'A worker task failed')
+      const defect = describeDefect(error)
+      assert.equal(defect.type, 'Error')
+      assert.match(defect.stack ?? '', /pool\.ts/, 'where the pool threw it, on this thread')
+      assert.equal(defect.cause?.type, 'TypeError')
+      assert.match(defect.cause?.stack ?? '', /^ {4}at .*fixtures\/pool-worker\.ts:\d+/m, 'where the worker threw the original')
+      assert.doesNotMatch(JSON.stringify(defect), /something is undefined/)
+      return true
+    })
+  })
+
+  test('any positive time budget is kept: a fraction of a millisecond, more than a timer can wait, no limit at all', async () => {
+    assert.equal(await runTask({ kind: 'wait', ms: 50 }, 1000.25), 'waited')
+    for (const budget of [2 ** 31, 2 ** 32 - 1, Number.MAX_SAFE_INTEGER, Number.POSITIVE_INFINITY]) {
+      assert.equal(await runTask({ kind: 'wait', ms: 50 }, budget), 'waited', `a budget of ${budget} ms`)
+    }
+    await assert.rejects(runTask({ kind: 'spin' }, 0.25), (error) => {
+      assert.ok(error instanceof DevutilsError)
+      assert.deepEqual([error.code, error.details], ['TIMEOUT', { timeBudgetMs: 1 }], 'the last fraction of a millisecond, rounded up')
       return true
     })
   })

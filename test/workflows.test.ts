@@ -2,8 +2,18 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
-import { PIPELINE_MAX_STEPS } from '../src/core/workflows.ts'
+import { Type } from 'typebox'
+import { type DefectDescription, DevutilsError, describeDefect } from '../src/core/errors.ts'
+import { execute, type OffloadPolicy, setOffloadPolicy } from '../src/core/execute.ts'
+import { type AnyOperation, defineOperation } from '../src/core/operation.ts'
+import { closeWorkerPool } from '../src/core/pool.ts'
+import { createWorkflows, PIPELINE_MAX_STEPS } from '../src/core/workflows.ts'
+import { buildApp } from '../src/http/app.ts'
+import { operations } from '../src/operations/index.ts'
+import { batch, pipeline } from '../src/served.ts'
 import { buildTestApp, post } from './helpers.ts'
+
+after(closeWorkerPool)
 
 describe('pipeline', () => {
   let app: FastifyInstance
@@ -143,5 +153,163 @@ describe('batch', () => {
     const hundred = await post(app, 'batch', { requests: Array.from({ length: 100 }, () => ({ operation: 'uuid' })) })
     assert.equal(hundred.status, 200)
     assert.equal((hundred.body.data!.results as unknown[]).length, 100)
+  })
+})
+
+/** Runs `work` with heavy work placed as `policy` says, then puts the policy back. */
+async function withOffload<T>(policy: OffloadPolicy, work: () => Promise<T>): Promise<T> {
+  const previous = setOffloadPolicy(policy)
+  try {
+    return await work()
+  } finally {
+    setOffloadPolicy(previous)
+  }
+}
+
+describe('steps and requests that run on a worker thread', () => {
+  test('a pipeline step and a batch request of an operation that always offloads (password-hash) answer 200 over HTTP', async () => {
+    const app = await buildTestApp()
+    try {
+      const piped = await post(app, 'pipeline', { input: 'hunter2', steps: [{ operation: 'password-hash' }] })
+      assert.equal(piped.status, 200, JSON.stringify(piped.body))
+      assert.match(String(piped.body.data!.result), /^\$argon2id\$/)
+      const batched = await post(app, 'batch', { requests: [{ operation: 'password-hash', input: 'hunter2' }] })
+      assert.equal(batched.status, 200)
+      const [entry] = batched.body.data!.results as Array<{ success: boolean; data?: { result: string } }>
+      assert.equal(entry.success, true, JSON.stringify(entry))
+      assert.match(entry.data!.result, /^\$argon2id\$/)
+    } finally {
+      await app.close()
+    }
+  })
+
+  /** Every example of the registry, as a pipeline of one step and as a batch of one request. */
+  const calls = operations.flatMap((operation) =>
+    operation.examples.map((example) => {
+      const { input, ...fields } = example.input as Record<string, unknown>
+      const step = { operation: operation.name, ...fields }
+      return {
+        name: `${operation.name}: ${example.summary}`,
+        fixed: example.output !== undefined,
+        pipeline: input === undefined ? { steps: [step] } : { input, steps: [step] },
+        batch: { requests: [{ ...step, ...(input === undefined ? {} : { input }) }] },
+      }
+    }),
+  )
+  const answers = (policy: OffloadPolicy) =>
+    withOffload(policy, async () => {
+      const answered = new Map<string, { pipeline: unknown; batch: unknown }>()
+      for (const call of calls) {
+        const piped = await execute(pipeline, call.pipeline).catch((error: unknown) => assert.fail(`${call.name}, pipeline: ${String(error)}`))
+        const batched = (await execute(batch, call.batch)) as { results: Array<{ success: boolean; data?: unknown; error?: unknown }> }
+        const [{ success, data, error }] = batched.results
+        assert.ok(success, `${call.name}, batch: ${JSON.stringify(error)}`)
+        answered.set(call.name, { pipeline: piped, batch: data })
+      }
+      return answered
+    })
+
+  test('every example of every operation gives the same data as a step and as a request whether heavy work is offloaded or not', async () => {
+    const onWorkers = await answers('always')
+    const inProcess = await answers('never')
+    for (const call of calls) if (call.fixed) assert.deepEqual(onWorkers.get(call.name), inProcess.get(call.name), call.name)
+  })
+})
+
+describe('a defect inside a step or a request', () => {
+  const SECRET = 'the request said hunter2'
+  /** A defect in process: a TypeError thrown from this file. */
+  const throwsTypeError = defineOperation({
+    name: 'throws-type-error',
+    category: 'converters',
+    summary: 'Throws a TypeError',
+    description: 'A test operation with a defect.',
+    input: Type.Object({ input: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    output: Type.Object({ result: Type.String() }),
+    examples: [],
+    run: () => {
+      throw new TypeError(SECRET)
+    },
+  })
+  /**
+   * A defect on a worker thread: the worker runs the registry's slug by name, on an input this
+   * schema let through and slug's own never would (a number), so slug itself throws a TypeError.
+   */
+  const slugOfANumber = defineOperation({
+    name: 'slug',
+    category: 'converters',
+    summary: 'slug on a worker, fed a number',
+    description: 'A test operation that makes the real slug fail on a worker thread.',
+    input: Type.Object({ input: Type.Number() }, { additionalProperties: false }),
+    output: Type.Object({ result: Type.String() }),
+    examples: [],
+    offload: () => true,
+    run: () => assert.fail('runs on a worker thread only'),
+  })
+  const registry: AnyOperation[] = [throwsTypeError, slugOfANumber]
+  const workflows = createWorkflows(registry)
+
+  /** The description of the error at the end of a defect's chain of causes. */
+  const originOf = (description: DefectDescription): DefectDescription => (description.cause ? originOf(description.cause) : description)
+  const assertOrigin = (description: DefectDescription, where: RegExp) => {
+    assert.equal(description.code, 'INTERNAL_ERROR')
+    const origin = originOf(description)
+    assert.equal(origin.type, 'TypeError')
+    assert.match(origin.stack ?? '', where, 'the stack of the original error')
+    assert.doesNotMatch(JSON.stringify(description), /hunter2|is not a function/, 'never a message')
+  }
+
+  test('a pipeline step fails with INTERNAL_ERROR naming the step, caused by the original error, in process and on a worker', async () => {
+    for (const [input, operation, where] of [
+      ['x', 'throws-type-error', /workflows\.test\.ts/],
+      [13, 'slug', /src\/operations\/slug\.ts/],
+    ] as const) {
+      await assert.rejects(execute(workflows.pipeline, { input, steps: [{ operation }] }), (error) => {
+        assert.ok(error instanceof DevutilsError)
+        assert.deepEqual([error.code, error.details], ['INTERNAL_ERROR', { step: 0, operation }])
+        assertOrigin(describeDefect(error), where)
+        return true
+      })
+    }
+  })
+
+  test('a batch request answers INTERNAL_ERROR in its envelope and reports its defect, with the original error as its cause', async () => {
+    const reported: unknown[] = []
+    const { results } = (await execute(
+      workflows.batch,
+      { requests: [{ operation: 'throws-type-error' }, { operation: 'slug', input: 13 }, { operation: 'slug', input: 'x' }] },
+      { reportDefect: (error) => reported.push(error) },
+    )) as { results: Array<{ success: boolean; error?: { code: string; message: string } }> }
+    assert.deepEqual(
+      results.map(({ success, error }) => [success, error?.code]),
+      [
+        [false, 'INTERNAL_ERROR'],
+        [false, 'INTERNAL_ERROR'],
+        [false, 'VALIDATION_ERROR'],
+      ],
+    )
+    assert.equal(reported.length, 2, 'the two defects, not the refusal')
+    assertOrigin(describeDefect(reported[0]), /workflows\.test\.ts/)
+    assertOrigin(describeDefect(reported[1]), /src\/operations\/slug\.ts/)
+  })
+
+  test("over HTTP, a pipeline step's defect is logged with the original error's type and stack", async () => {
+    const lines: string[] = []
+    const app = await buildApp({ config: { logLevel: 'error' }, operations: [workflows.pipeline], logStream: { write: (line) => lines.push(line) } })
+    try {
+      for (const [input, operation] of [
+        ['x', 'throws-type-error'],
+        [13, 'slug'],
+      ] as const) {
+        const { status } = await post(app, 'pipeline', { input, steps: [{ operation }] })
+        assert.equal(status, 500)
+      }
+    } finally {
+      await app.close()
+    }
+    const defects = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request failed')
+    assert.equal(defects.length, 2)
+    assertOrigin(defects[0].defect, /workflows\.test\.ts/)
+    assertOrigin(defects[1].defect, /src\/operations\/slug\.ts/)
   })
 })

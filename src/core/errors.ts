@@ -29,8 +29,9 @@ export class DevutilsError extends Error {
   readonly code: ErrorCode
   readonly details?: ErrorDetails
 
-  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
-    super(message)
+  /** `options.cause`: the error this one answers for, such as the defect behind an INTERNAL_ERROR, for the log. */
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
+    super(message, options)
     this.name = 'DevutilsError'
     this.code = code
     this.details = details
@@ -71,12 +72,36 @@ export function isDevutilsError(error: unknown): error is DevutilsError {
   return error instanceof DevutilsError
 }
 
+/** What the log may say of a defect, and of each error in its chain of causes. */
+export interface DefectDescription {
+  type: string
+  code?: unknown
+  /** The stack frames, without the header line, which holds the message. */
+  stack?: string
+  cause?: DefectDescription
+}
+
 /**
- * What the log may say of a defect: its type, code and where it was thrown, but not its message,
- * which a library may have filled with the request's input.
+ * What the log may say of a defect: its type, code and where it was thrown, and the same of its
+ * cause and the cause's cause, but never a message, which a library may have filled with the
+ * request's input.
  */
-export function describeDefect(error: unknown) {
+export function describeDefect(error: unknown, described: Set<unknown> = new Set()): DefectDescription {
   if (!(error instanceof Error)) return { type: typeof error }
+  described.add(error)
   const { code } = error as Error & { code?: unknown }
-  return { type: error.name, code, stack: error.stack?.split('\n').slice(1).join('\n') }
+  const description: DefectDescription = { type: error.name, code, stack: stackFramesOf(error) }
+  // A cause that is already in the chain would make the description endless.
+  if ('cause' in error && !described.has(error.cause)) description.cause = describeDefect(error.cause, described)
+  return description
+}
+
+const STACK_FRAME = /^\s+at /
+
+/** The lines of an error's stack that name a place in the code: a message may run over several lines of its own. */
+function stackFramesOf(error: Error): string | undefined {
+  return error.stack
+    ?.split('\n')
+    .filter((line) => STACK_FRAME.test(line))
+    .join('\n')
 }

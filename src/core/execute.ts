@@ -8,6 +8,8 @@ import { validate } from './validate.ts'
 export interface ExecuteOptions {
   /** How long heavy work (see `offload`) may take before it is stopped with 503 TIMEOUT. */
   timeBudgetMs?: number
+  /** Hears of the defects an operation answers rather than throws (see `RunContext`), for the surface to log as it logs a thrown one. */
+  reportDefect?(error: unknown): void
 }
 
 /**
@@ -144,7 +146,7 @@ function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions
   const timeBudgetMs = timeBudgetOf(options)
   const input = checkedInput(operation, rawInput)
   if (offloads(operation, input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
-  const result = operation.run(input, { timeBudgetMs })
+  const result = operation.run(input, { timeBudgetMs, reportDefect: options.reportDefect })
   if (result instanceof Promise) return result.then((value) => asOutput(value, output))
   return asOutput(result, output)
 }

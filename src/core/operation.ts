@@ -11,6 +11,8 @@ export type Category = (typeof CATEGORIES)[number] | 'workflows'
 export interface RunContext {
   /** The processing time budget of this call, in milliseconds. */
   timeBudgetMs: number
+  /** Hears of a defect the operation answers rather than throws (a batch request's), for the surface to log. */
+  reportDefect?(error: unknown): void
 }
 
 /** Keys of an object schema whose property carries a default (see `withDefault`). */

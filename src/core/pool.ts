@@ -1,16 +1,17 @@
 import { availableParallelism } from 'node:os'
 import { extname } from 'node:path'
 import type { Piscina } from 'piscina'
-import { DevutilsError, type ErrorCode, type ErrorDetails, isDevutilsError } from './errors.ts'
+import { type DefectDescription, DevutilsError, describeDefect, type ErrorCode, type ErrorDetails, isDevutilsError } from './errors.ts'
 
 /**
  * What a worker task sends back. Structured cloning keeps no class and drops an error's own fields,
- * so a DevutilsError crosses the thread boundary as plain data and is rebuilt on this side.
+ * so a DevutilsError crosses the thread boundary as plain data and is rebuilt on this side; a defect
+ * crosses as what the log may say of it.
  */
 export type WorkerOutcome =
   | { ok: true; value: unknown }
   | { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetails } }
-  | { ok: false; defect: string }
+  | { ok: false; defect: DefectDescription }
 
 /** Runs `work` inside a worker and reports how it went, never throwing across the boundary. */
 export async function settle(work: () => unknown): Promise<WorkerOutcome> {
@@ -18,8 +19,20 @@ export async function settle(work: () => unknown): Promise<WorkerOutcome> {
     return { ok: true, value: await work() }
   } catch (error) {
     if (isDevutilsError(error)) return { ok: false, error: { code: error.code, message: error.message, details: error.details } }
-    return { ok: false, defect: error instanceof Error ? (error.stack ?? error.message) : String(error) }
+    return { ok: false, defect: describeDefect(error) }
   }
+}
+
+/**
+ * A worker's defect rebuilt on this thread from its description, as the cause of the error the pool
+ * throws: its type, code and stack (the worker's) are what `describeDefect` reads back.
+ */
+function rebuiltDefect({ type, code, stack, cause }: DefectDescription): Error {
+  const error = new Error('', cause === undefined ? undefined : { cause: rebuiltDefect(cause) })
+  error.name = type
+  error.stack = `${type}\n${stack ?? ''}`
+  if (code !== undefined) Object.assign(error, { code })
+  return error
 }
 
 /**
@@ -48,6 +61,18 @@ const IDLE_TIMEOUT_MS = 30_000
  * that fit in the time budget on the reference machine fit here.
  */
 export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 }
+
+/** The longest delay a Node timer keeps: beyond it, `AbortSignal.timeout` would fire at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1
+
+/**
+ * A time budget as `AbortSignal.timeout` takes it: whole milliseconds, rounded up so that a
+ * workflow's last fraction of a millisecond still gives its step a chance, and no longer than a
+ * timer can wait.
+ */
+function timerDelayOf(timeBudgetMs: number): number {
+  return Math.min(Math.ceil(timeBudgetMs), LONGEST_TIMER_MS)
+}
 
 export interface WorkerPool {
   /**
@@ -85,11 +110,12 @@ export function createWorkerPool(filename: URL): WorkerPool {
       if (inFlight >= WORKER_THREADS * (1 + QUEUE_PER_THREAD)) {
         throw new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment')
       }
+      const delayMs = timerDelayOf(timeBudgetMs)
       let outcome: WorkerOutcome
       inFlight++
       try {
         const pool = await started()
-        outcome = await pool.run(task, { signal: AbortSignal.timeout(timeBudgetMs) })
+        outcome = await pool.run(task, { signal: AbortSignal.timeout(delayMs) })
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
           throw new DevutilsError(
@@ -99,8 +125,8 @@ export function createWorkerPool(filename: URL): WorkerPool {
           )
         }
         if ((error as Error).name === 'AbortError') {
-          throw new DevutilsError('TIMEOUT', `The work took longer than the ${timeBudgetMs} ms time budget and was stopped; send a smaller input`, {
-            timeBudgetMs,
+          throw new DevutilsError('TIMEOUT', `The work took longer than the ${delayMs} ms time budget and was stopped; send a smaller input`, {
+            timeBudgetMs: delayMs,
           })
         }
         throw error
@@ -109,7 +135,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
       }
       if (outcome.ok) return outcome.value
       if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
-      throw new Error(`A worker task failed: ${outcome.defect}`)
+      throw new Error('A worker task failed', { cause: rebuiltDefect(outcome.defect) })
     },
     async close() {
       const closing = piscina

@@ -25,9 +25,9 @@ function jsonLength(value: unknown): number {
   return JSON.stringify(value)?.length ?? 0
 }
 
-/** The error of one step, naming the step; a validation error keeps its list of fields. */
+/** The error of one step, naming the step; a validation error keeps its list of fields, a defect its cause. */
 function stepError(error: unknown, step: number, operation: string): DevutilsError {
-  if (!isDevutilsError(error)) return new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE, { step, operation })
+  if (!isDevutilsError(error)) return new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE, { step, operation }, { cause: error })
   const details: ErrorDetails = Array.isArray(error.details) ? { step, operation, fields: error.details } : { step, operation, ...error.details }
   return new DevutilsError(error.code, `Step ${step} (${operation}): ${error.message}`, details)
 }
@@ -206,7 +206,8 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
           const data = await execute(operation, fields, { timeBudgetMs: remaining(deadline, 'The batch') })
           entry = { success: true, data, meta: { processingTime: elapsed(started) } }
         } catch (error) {
-          const failure = isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE)
+          const failure = isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE, undefined, { cause: error })
+          if (failure.code === 'INTERNAL_ERROR') context?.reportDefect?.(failure)
           entry = { success: false, error: errorBody(failure), meta: { processingTime: elapsed(started) } }
         }
         outputLength += jsonLength(entry)
