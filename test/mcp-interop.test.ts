@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildTestApp, post } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-/** `devutils mcp`, as an MCP client starts it: the compiled command. */
+/** `devutils mcp`, as an MCP client starts it: the compiled command. Both ends serve base-convert as a tool of its own. */
 const MCP_COMMAND = ['bin/devutils.js', 'mcp']
 
 /** What the tests read of a tool result, the same in both SDKs. */
@@ -35,11 +35,11 @@ let mcpUrl: URL
 before(async () => {
   app = await buildTestApp()
   await app.listen({ port: 0, host: '127.0.0.1' })
-  mcpUrl = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`)
+  mcpUrl = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp?tools=base-convert`)
 })
 after(() => app.close())
 
-const stdio = { command: process.execPath, args: MCP_COMMAND, cwd: ROOT, stderr: 'pipe' as const }
+const stdio = { command: process.execPath, args: [...MCP_COMMAND, '--tools', 'base-convert'], cwd: ROOT, stderr: 'pipe' as const }
 
 /**
  * The 1.x SDK's client is what MCP Inspector and most hosts run: it checks a result's structured
