@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { build, type Metafile } from 'esbuild'
+import { buildApp } from '../src/http/app.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
 import { WEB_ASSETS_PATH } from '../src/web/paths.ts'
@@ -69,6 +70,19 @@ await build({
 execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.client.json'], { cwd: root, stdio: 'inherit' })
 
 writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(result.metafile))
+writeFileSync(join(outdir, 'openapi.json'), await openApiDocument())
+
+/**
+ * The OpenAPI document as the server publishes it, for `devutils mcp`, which serves it as a resource
+ * without starting the HTTP app that generates it.
+ */
+async function openApiDocument(): Promise<string> {
+  const app = await buildApp({ config: { logLevel: 'silent' } })
+  await app.ready()
+  const document = JSON.stringify(app.swagger())
+  await app.close()
+  return document
+}
 
 /**
  * The licence texts of every package whose code the bundle holds, as their licences ask of copies;

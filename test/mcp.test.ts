@@ -15,8 +15,8 @@ import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
 import { buildTestApp, post } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-/** `devutils mcp`, as an MCP client starts it: the compiled command. */
-const MCP_COMMAND = ['bin/devutils.js', 'mcp']
+/** `devutils mcp`, as an MCP client starts it: the compiled command, serving every operation directly. */
+const MCP_COMMAND = ['bin/devutils.js', 'mcp', '--all']
 
 /** Bad arguments for base64, each refused by HTTP with a different code or status. */
 const BAD_BASE64_ARGUMENTS: Array<[string, Record<string, unknown>]> = [
@@ -45,7 +45,8 @@ let app: FastifyInstance
 let mcpUrl: URL
 
 before(async () => {
-  app = await buildTestApp()
+  // Every operation as a direct tool (MCP_TOOLS=all); test/mcp-discovery.test.ts holds the default.
+  app = await buildTestApp({ mcpTools: 'all' })
   await app.listen({ port: 0, host: '127.0.0.1' })
   mcpUrl = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`)
 })
@@ -119,6 +120,7 @@ for (const [transportName, makeTransport] of TRANSPORTS) {
           assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}), Object.keys(operation.input.properties), operation.name)
           assert.deepEqual(tool.inputSchema.required ?? [], operation.input.required ?? [], operation.name)
           assert.equal(tool.inputSchema.additionalProperties, false, operation.name)
+          assert.equal(tool.title, operation.title ?? operation.name)
           assert.ok(tool.description?.startsWith(`${operation.summary}.`), operation.name)
           assert.ok(tool.description?.includes(operation.description), operation.name)
           assert.deepEqual(tool.annotations, annotationsFor(operation), operation.name)

@@ -31,11 +31,14 @@ const LIST_USAGE = `Usage: devutils list [--json]
   Lists the operations: name, category and summary. --json prints the catalogue GET /api/v1 answers.
 `
 
-const MCP_USAGE = `Usage: devutils mcp [--tools name,name…] [--categories category,category…]
-  Serves every operation, and the pipeline, as Model Context Protocol tools over standard input and
-  output (JSON-RPC, one message per line), for MCP clients that start a local process. For a client
-  that loads only so many tools, --tools and --categories (encoders, generators, converters,
-  workflows) serve only those named, and those of the categories named.
+const MCP_USAGE = `Usage: devutils mcp [--tools name,name…] [--categories category,category…] [--all]
+  Speaks the Model Context Protocol over standard input and output (JSON-RPC, one message per line),
+  for MCP clients that start a local process. By default it lists three tools that reach every
+  operation: find_operations (from a task in words), describe_operation (its fields) and
+  run_operation (run one by name, the pipeline and the batch too). --tools and --categories
+  (encoders, generators, converters, workflows) serve those operations as direct tools with their
+  full schemas instead; --all (or MCP_TOOLS=all) serves every operation directly. The catalogue, the
+  OpenAPI document and each operation's documentation are resources.
 `
 
 const COMMAND_USAGE: Record<string, string> = { list: LIST_USAGE, serve: SERVE_USAGE, mcp: MCP_USAGE }
@@ -142,9 +145,9 @@ async function mcp(args: readonly string[]): Promise<void> {
   const options = mcpOptions(args)
   if (options.help) return write(MCP_USAGE)
   const [{ serveMcpOverStdio }, { parseToolSelection, selectTools }] = await Promise.all([import('../mcp/stdio.ts'), import('../mcp/tools.ts')])
-  let tools: AnyOperation[]
+  let tools: AnyOperation[] | undefined
   try {
-    tools = selectTools(parseToolSelection((name) => options[name]))
+    tools = selectTools({ ...parseToolSelection((name) => options[name]), all: options.all || loadConfig().mcpTools === 'all' })
   } catch (error) {
     throw new UsageError(`mcp: ${(error as Error).message}\n${MCP_USAGE}`)
   }
@@ -152,9 +155,9 @@ async function mcp(args: readonly string[]): Promise<void> {
   await closeWorkerPool()
 }
 
-function mcpOptions(args: readonly string[]): { help?: boolean; tools?: string; categories?: string } {
+function mcpOptions(args: readonly string[]): { help?: boolean; tools?: string; categories?: string; all?: boolean } {
   try {
-    const options = { help: { type: 'boolean', short: 'h' }, tools: { type: 'string' }, categories: { type: 'string' } } as const
+    const options = { help: { type: 'boolean', short: 'h' }, tools: { type: 'string' }, categories: { type: 'string' }, all: { type: 'boolean' } } as const
     return parseArgs({ args: [...args], options }).values
   } catch (error) {
     throw new UsageError(`mcp: ${(error as Error).message}\n${MCP_USAGE}`)

@@ -11,6 +11,8 @@ export interface Config {
   timeBudgetMs: number
   requestTimeoutMs: number
   keepAliveTimeoutMs: number
+  /** What MCP lists when a client asks for no particular tools: the discovery tools, or every operation directly. */
+  mcpTools: 'discovery' | 'all'
   logLevel: string
 }
 
@@ -26,6 +28,7 @@ export const DEFAULT_CONFIG: Config = {
   timeBudgetMs: 5000,
   requestTimeoutMs: 10_000,
   keepAliveTimeoutMs: 72_000,
+  mcpTools: 'discovery',
   logLevel: 'info',
 }
 
@@ -42,6 +45,7 @@ export const CONFIG_VARIABLES = [
   'TIME_BUDGET_MS',
   'REQUEST_TIMEOUT_MS',
   'KEEP_ALIVE_TIMEOUT_MS',
+  'MCP_TOOLS',
   'LOG_LEVEL',
 ] as const
 
@@ -64,6 +68,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || DEFAULT_CONFIG.logLevel
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${logLevel}'`)
+  const mcpTools = env.MCP_TOOLS || DEFAULT_CONFIG.mcpTools
+  if (mcpTools !== 'discovery' && mcpTools !== 'all') throw new Error(`MCP_TOOLS must be discovery or all, not '${mcpTools}'`)
   return {
     port: integer(env, 'PORT', DEFAULT_CONFIG.port, 0, 65535),
     host: env.HOST || DEFAULT_CONFIG.host,
@@ -76,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     timeBudgetMs: integer(env, 'TIME_BUDGET_MS', DEFAULT_CONFIG.timeBudgetMs, 1),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_CONFIG.requestTimeoutMs, 1),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', DEFAULT_CONFIG.keepAliveTimeoutMs, 1),
+    mcpTools,
     logLevel,
   }
 }

@@ -96,3 +96,28 @@ export function searchOperations<T extends Searchable>(items: readonly T[], quer
     .filter((hit) => hit.score > 0)
     .sort((a, b) => b.score - a.score)
 }
+
+/** The name nearest to a mistyped one (at most two letters added, dropped or changed), if any is that near. */
+export function closestName(names: readonly string[], typed: string): string | undefined {
+  let best: string | undefined
+  let bestDistance = 3
+  for (const name of names) {
+    const distance = editDistance(name, typed.toLowerCase())
+    if (distance < bestDistance) {
+      best = name
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
+/** Levenshtein's distance, row by row. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    previous = current
+  }
+  return previous[b.length]
+}

@@ -64,6 +64,8 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
     name: 'pipeline',
     category: 'workflows',
     summary: 'Run operations in sequence, each result becoming the next input',
+    title: 'Pipeline',
+    aliases: ['recipe', 'chain', 'sequence', 'steps', 'several operations', 'one after another', 'then'],
     description:
       `Runs up to ${PIPELINE_MAX_STEPS} steps in order, like a CyberChef recipe: the pipeline's \`input\` goes to the first step, and each step's \`result\` becomes the next step's \`input\`. ` +
       'A step is `{ "operation": name, …fields }` with the same fields as that operation, except `input`, which the pipeline supplies. ' +
@@ -147,6 +149,8 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
     name: 'batch',
     category: 'workflows',
     summary: 'Run up to 100 independent operations in one request',
+    title: 'Batch',
+    aliases: ['bulk', 'many requests', 'several requests', 'at once', 'independent'],
     description:
       `Runs 1 to ${BATCH_MAX_REQUESTS} independent requests, each \`{ "operation": name, …fields }\` with that operation's fields, and answers one envelope per request, in order. ` +
       "One request's failure does not fail the others: its envelope has `success: false` and the same error the operation would give on its own. " +

@@ -55,7 +55,7 @@ export async function buildApp({
   await app.register(operationRoutes, { operations, timeBudgetMs: config.timeBudgetMs })
   await app.register(serviceRoutes, { operations })
   await app.register(docs)
-  await app.register(mcpRoute, { timeBudgetMs: config.timeBudgetMs })
+  await app.register(mcpRoute, { timeBudgetMs: config.timeBudgetMs, allTools: config.mcpTools === 'all' })
   await app.register(webApp, { operations })
   return app
 }

@@ -16,11 +16,12 @@ export interface McpHttpHandler {
  * The MCP SDK's stateless Streamable HTTP handler, over Fastify's request: every POST is served by a
  * fresh server instance. The SDK sees the already-parsed body and answers with a web Response.
  */
-export function createMcpHttpHandler(app: FastifyInstance, timeBudgetMs: number): McpHttpHandler {
+export function createMcpHttpHandler(app: FastifyInstance, { timeBudgetMs, allTools }: { timeBudgetMs: number; allTools: boolean }): McpHttpHandler {
   const handler = createMcpHandler(
     ({ requestInfo }) =>
       createMcpServer({
-        tools: requestInfo ? selectTools(toolSelectionOf(requestInfo)) : undefined,
+        tools: selectTools({ ...(requestInfo ? toolSelectionOf(requestInfo) : {}), all: allTools }),
+        openApiDocument: async () => JSON.stringify(app.swagger()),
         timeBudgetMs,
         reportDefect: (error) => app.log.error({ defect: describeDefect(error) }, 'MCP tool call failed'),
       }),

@@ -25,7 +25,7 @@ export const MCP_PATH = '/mcp'
  * The MCP SDK is loaded with the first request to /mcp: it is a third of what the server would
  * otherwise load and compile before it is ready, for a route many instances never serve.
  */
-export async function mcpRoute(app: FastifyInstance, { timeBudgetMs }: { timeBudgetMs: number }) {
+export async function mcpRoute(app: FastifyInstance, options: { timeBudgetMs: number; allTools: boolean }) {
   let handler: Promise<McpHttpHandler> | undefined
   app.addHook('onClose', async () => (await handler)?.close())
 
@@ -39,7 +39,7 @@ export async function mcpRoute(app: FastifyInstance, { timeBudgetMs }: { timeBud
       if (isDevutilsError(error) && error.code === 'INVALID_JSON') return sendJsonRpcError(reply, PARSE_ERROR, error.message)
       throw error
     }
-    handler ??= import('./mcp-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, timeBudgetMs))
+    handler ??= import('./mcp-handler.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler(app, options))
     return (await handler).answer(request, reply, body)
   })
 }

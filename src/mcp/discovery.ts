@@ -11,7 +11,7 @@ import { catalogue } from '../core/catalogue.ts'
 import { DevutilsError } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { operationDocument } from '../core/operation-docs.ts'
-import { searchOperations } from '../core/search.ts'
+import { closestName, searchOperations } from '../core/search.ts'
 
 /** How many matches `find_operations` answers unless asked for more. */
 const DEFAULT_MATCHES = 5
@@ -89,10 +89,10 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
   const found = (name: string) => {
     const operation = byName.get(name)
     if (operation) return operation
-    const closest = searchOperations(searchable, name)[0]?.item.name
+    const closest = closestName([...byName.keys()], name) ?? searchOperations(searchable, name)[0]?.item.name
     throw new DevutilsError(
       'UNKNOWN_OPERATION',
-      `There is no operation named '${name}'${closest ? `; did you mean '${closest}'?` : ''} find_operations finds one from a task in words`,
+      `There is no operation named '${name}'${closest ? `; did you mean '${closest}'?` : ';'} find_operations finds one from a task in words`,
     )
   }
   const answer = async (work: () => CallToolResult | Promise<CallToolResult>) => {

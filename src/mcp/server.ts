@@ -12,11 +12,16 @@ import { DevutilsError, errorBody, INTERNAL_ERROR_MESSAGE, isDevutilsError } fro
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
-import { mcpTools } from './tools.ts'
+import { servedOperations } from '../served.ts'
+import { registerDiscoveryTools, registerDocumentResources, titleOf } from './discovery.ts'
 
 export interface CreateMcpServerOptions {
-  /** The tools to serve: the registry's operations and the pipeline, unless a test brings its own. */
+  /** One direct tool per operation of this list (see `selectTools`); without it, the discovery tools. */
   tools?: readonly AnyOperation[]
+  /** What the discovery tools and the resources reach: the registry's operations and the workflows, unless a test brings its own. */
+  operations?: readonly AnyOperation[]
+  /** The OpenAPI document's text, for its resource: the HTTP app's own, or the one the build wrote. */
+  openApiDocument?: () => Promise<string>
   /** The processing time budget of each tool call, as for an HTTP request. */
   timeBudgetMs?: number
   /** Hears of defects (errors that answer INTERNAL_ERROR), which the client only sees as a fixed message. */
@@ -45,39 +50,58 @@ export function annotationsFor(operation: AnyOperation): ToolAnnotations {
   return { readOnlyHint: true, idempotentHint: repeatable, openWorldHint: false }
 }
 
-/** A fresh MCP server with one tool per operation; the HTTP route makes one per request, stdio one per connection. */
-export function createMcpServer({ tools = mcpTools, timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs, reportDefect }: CreateMcpServerOptions = {}): McpServer {
+const unavailableDocument = async (): Promise<string> => {
+  throw new DevutilsError('NOT_FOUND', 'The OpenAPI document is not available here: run `npm run build`, or read /openapi.json from a server')
+}
+
+/**
+ * A fresh MCP server: the discovery tools, or one direct tool per operation asked for, and the
+ * documents as resources. The HTTP route makes one per request, stdio one per connection.
+ */
+export function createMcpServer({
+  tools,
+  operations = servedOperations,
+  timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs,
+  reportDefect,
+  openApiDocument = unavailableDocument,
+}: CreateMcpServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'devutils', version: VERSION },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions:
         'Developer utilities: encoders, generators and converters, the same operations as the devutils HTTP API. ' +
+        'find_operations finds one from a task in words, describe_operation gives its fields, run_operation runs it. ' +
         "Every tool is read-only and pure. A result is the operation's data as structured content; a refused call is an error result whose text says 'CODE: message', followed by the error { code, message, details } as JSON text.",
     },
   )
-  for (const operation of tools) {
-    server.registerTool(
-      operation.name,
-      {
-        description: `${operation.summary}.\n\n${operation.description}`,
-        inputSchema: fromJsonSchema(operation.input as JsonSchemaType, acceptEverything),
-        // Published so that clients can check and type results; the server does not check its own
-        // (the tests hold every operation's results to its schema). Error results carry none.
-        outputSchema: fromJsonSchema(operation.output as JsonSchemaType, acceptEverything),
-        annotations: annotationsFor(operation),
-      },
-      async (args) => {
-        try {
-          return success(await execute(operation, args, { timeBudgetMs }))
-        } catch (error) {
-          if (isDevutilsError(error)) return failure(error)
-          reportDefect?.(error)
-          return failure(new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE))
-        }
-      },
-    )
+  const run = async (operation: AnyOperation, args: unknown): Promise<CallToolResult> => {
+    try {
+      return success(await execute(operation, args, { timeBudgetMs }))
+    } catch (error) {
+      if (isDevutilsError(error)) return failure(error)
+      reportDefect?.(error)
+      return failure(new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE))
+    }
   }
+  if (tools === undefined) registerDiscoveryTools(server, { operations, run, refuse: failure, validator: acceptEverything })
+  else
+    for (const operation of tools) {
+      server.registerTool(
+        operation.name,
+        {
+          title: titleOf(operation),
+          description: `${operation.summary}.\n\n${operation.description}`,
+          inputSchema: fromJsonSchema(operation.input as JsonSchemaType, acceptEverything),
+          // Published so that clients can check and type results; the server does not check its own
+          // (the tests hold every operation's results to its schema). Error results carry none.
+          outputSchema: fromJsonSchema(operation.output as JsonSchemaType, acceptEverything),
+          annotations: annotationsFor(operation),
+        },
+        async (args) => run(operation, args),
+      )
+    }
+  registerDocumentResources(server, { operations, openApiDocument })
   return server
 }
 

@@ -1,7 +1,18 @@
+import { readFile } from 'node:fs/promises'
+import { extname } from 'node:path'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { loadConfig } from '../core/config.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { createMcpServer } from './server.ts'
+
+/**
+ * The OpenAPI document the build writes beside the bundle (the HTTP app generates it; the command
+ * line does not start one): in the build, beside this module; where tsx runs the sources, in dist/.
+ */
+const OPENAPI_FILE =
+  extname(new URL(import.meta.url).pathname) === '.js' ? new URL('./openapi.json', import.meta.url) : new URL('../../dist/openapi.json', import.meta.url)
+
+const builtOpenApiDocument = () => readFile(OPENAPI_FILE, 'utf8')
 
 function logToStderr(what: string, error: unknown): void {
   process.stderr.write(`devutils mcp: ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
@@ -22,10 +33,13 @@ export async function serveMcpOverStdio({
 } = {}): Promise<void> {
   const transport = new StdioServerTransport()
   await new Promise<void>((resolve) => {
-    serveStdio(() => createMcpServer({ tools, timeBudgetMs, reportDefect: (error) => logToStderr('tool call failed', error) }), {
-      transport,
-      onerror: (error) => logToStderr('protocol error', error),
-    })
+    serveStdio(
+      () => createMcpServer({ tools, timeBudgetMs, openApiDocument: builtOpenApiDocument, reportDefect: (error) => logToStderr('tool call failed', error) }),
+      {
+        transport,
+        onerror: (error) => logToStderr('protocol error', error),
+      },
+    )
     // serveStdio owns the transport's callbacks; this one chains onto its close handler to learn the end.
     const onclose = transport.onclose
     transport.onclose = () => {

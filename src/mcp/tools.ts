@@ -10,17 +10,22 @@ import { pipeline } from '../served.ts'
 export const mcpTools: readonly AnyOperation[] = [...operations, pipeline]
 
 /**
- * Which tools a client asks for: those named and those of the categories named (the union); every
- * tool when neither is given. Some clients load only so many tools, so they may ask for fewer.
+ * Which tools a client asks for: those named and those of the categories named (the union), each
+ * with its full schemas; with neither, every operation directly when `all` is set (MCP_TOOLS=all),
+ * and otherwise the discovery tools, which reach every operation in a few thousand tokens.
  */
 export interface ToolSelection {
   tools?: readonly string[]
   categories?: readonly string[]
+  all?: boolean
 }
 
-/** The tools of a selection, in the registry's order; an unknown name or category is a 400. */
-export function selectTools({ tools = [], categories = [] }: ToolSelection): AnyOperation[] {
-  if (tools.length === 0 && categories.length === 0) return [...mcpTools]
+/**
+ * The direct tools of a selection, in the registry's order, or undefined for the discovery tools;
+ * an unknown name or category is a 400.
+ */
+export function selectTools({ tools = [], categories = [], all = false }: ToolSelection): AnyOperation[] | undefined {
+  if (tools.length === 0 && categories.length === 0) return all ? [...mcpTools] : undefined
   const knownCategories: string[] = [...new Set(mcpTools.map((tool) => tool.category))]
   for (const category of categories) {
     if (!knownCategories.includes(category)) throw validationError('categories', `has '${category}', which is not one of: ${knownCategories.join(', ')}`)

@@ -135,6 +135,20 @@ export const caseOperation = defineOperation({
   name: 'case',
   category: 'converters',
   summary: 'Convert text to camelCase, PascalCase, snake_case, kebab-case, Title Case and other cases',
+  title: 'Case converter',
+  aliases: [
+    'camelcase',
+    'pascalcase',
+    'snake case',
+    'snake_case',
+    'kebab case',
+    'constant case',
+    'title case',
+    'sentence case',
+    'uppercase',
+    'lowercase',
+    'capitalize',
+  ],
   description:
     'Splits `input` into words and joins them in the case `to` names. Words are runs of letters, marks and digits, in any script; a lower-case letter or digit followed by a capital starts a new word (`fooBar`), ' +
     'and so does the last capital of an acronym before a capitalised word (`XMLHttpRequest` → XML, Http, Request); every other character separates words and is dropped. ' +

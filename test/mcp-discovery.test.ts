@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict'
+import type { AddressInfo } from 'node:net'
+import { after, before, describe, test } from 'node:test'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { InMemoryTransport } from '@modelcontextprotocol/server'
+import type { FastifyInstance } from 'fastify'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { Type } from 'typebox'
+import { defineOperation } from '../src/core/operation.ts'
+import { DISCOVERY_TOOLS } from '../src/mcp/discovery.ts'
+import { createMcpServer } from '../src/mcp/server.ts'
+import { servedOperations } from '../src/served.ts'
+import { buildTestApp } from './helpers.ts'
+
+/** The budget of the default tool list an agent loads before it asks anything, in o200k tokens. */
+const TOOL_LIST_BUDGET = 4000
+
+/** What `tools/list` answers a client, as text, for a server of these operations. */
+async function toolListText(operations = servedOperations): Promise<{ text: string; names: string[] }> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const server = createMcpServer({ operations })
+  await server.connect(serverSide)
+  const client = new Client({ name: 'count', version: '1.0.0' })
+  await client.connect(clientSide)
+  const listed = await client.listTools()
+  await client.close()
+  await server.close()
+  return { text: JSON.stringify(listed), names: listed.tools.map((tool) => tool.name) }
+}
+
+/** Stand-ins for the operations to come: each with schemas as large as a real one's. */
+function standIns(count: number) {
+  return Array.from({ length: count }, (_, index) =>
+    defineOperation({
+      name: `stand-in-${index}`,
+      category: 'converters',
+      summary: `Stand-in operation number ${index} for measuring the tool list`,
+      description: 'Converts its input in a way of its own; exists only so that the registry has a hundred operations.',
+      input: Type.Object({ input: Type.String({ maxLength: 1000, description: 'The text.' }), mode: Type.Optional(Type.String({ description: 'A mode.' })) }),
+      output: Type.Object({ result: Type.String() }),
+      examples: [{ summary: 'An example', input: { input: 'x' }, output: { result: 'x' } }],
+      run: ({ input }) => ({ result: input }),
+    }),
+  )
+}
+
+describe('the default MCP tool list', () => {
+  test(`reaches every operation through ${DISCOVERY_TOOLS.length} tools, within ${TOOL_LIST_BUDGET} tokens at 40 and at 100 operations`, async () => {
+    const now = await toolListText()
+    assert.deepEqual(now.names, [...DISCOVERY_TOOLS])
+    const tokens = countTokens(now.text)
+    assert.ok(tokens <= TOOL_LIST_BUDGET, `${tokens} tokens`)
+    const grown = await toolListText([...servedOperations, ...standIns(100 - servedOperations.length)])
+    assert.equal(countTokens(grown.text), tokens, 'the default list does not grow with the registry')
+  })
+
+  test('every operation directly (MCP_TOOLS=all) costs far more: why it is not the default', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    const server = createMcpServer({ tools: servedOperations.filter((operation) => operation.name !== 'batch') })
+    await server.connect(serverSide)
+    const client = new Client({ name: 'count', version: '1.0.0' })
+    await client.connect(clientSide)
+    const all = countTokens(JSON.stringify(await client.listTools()))
+    await client.close()
+    await server.close()
+    assert.ok(all > 5 * TOOL_LIST_BUDGET, `${all} tokens`)
+  })
+})
+
+/** Ten everyday tasks in an agent's words, the operation that does each, and the fields it then sends. */
+const TASKS: Array<{ task: string; operation: string; arguments: Record<string, unknown>; check: (data: Record<string, unknown>) => void }> = [
+  {
+    task: 'decode this JWT',
+    operation: 'jwt',
+    arguments: { action: 'decode', input: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.sig' },
+    check: (data) => assert.match(JSON.stringify(data), /"sub":"123"/),
+  },
+  {
+    task: 'sha256 of a text',
+    operation: 'hash',
+    arguments: { input: 'abc', algorithm: 'sha256' },
+    check: (data) => assert.match(String(data.result), /^ba7816bf/),
+  },
+  { task: 'next cron run', operation: 'cron', arguments: { input: '0 9 * * 1' }, check: (data) => assert.ok(data.description) },
+  {
+    task: 'epoch to date',
+    operation: 'timestamp',
+    arguments: { input: 1700000000 },
+    check: (data) => assert.match(JSON.stringify(data), /2023-11-14T22:13:20/),
+  },
+  { task: 'prettify json', operation: 'json', arguments: { input: '{"a":1}' }, check: (data) => assert.equal(data.result, '{\n  "a": 1\n}') },
+  { task: 'generate a uuid', operation: 'uuid', arguments: {}, check: (data) => assert.match(String(data.result), /^[0-9a-f-]{36}$/) },
+  { task: 'url encode a string', operation: 'url', arguments: { input: 'a b' }, check: (data) => assert.equal(data.result, 'a%20b') },
+  { task: 'convert yaml to json', operation: 'yaml-json', arguments: { input: 'a: 1' }, check: (data) => assert.deepEqual(data.result, { a: 1 }) },
+  { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
+  {
+    task: 'run several operations in sequence',
+    operation: 'pipeline',
+    arguments: { input: 'hello', steps: [{ operation: 'rot13' }, { operation: 'base64' }] },
+    check: (data) => assert.equal(data.result, 'dXJ5eWI='),
+  },
+]
+
+describe('an agent on the default tools over Streamable HTTP', () => {
+  let app: FastifyInstance
+  let url: URL
+  let client: Client
+  before(async () => {
+    app = await buildTestApp()
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    url = new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/mcp`)
+    client = new Client({ name: 'agent', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(url))
+  })
+  after(async () => {
+    await client.close()
+    await app.close()
+  })
+
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args })
+    assert.notEqual(result.isError, true, `${name} ${JSON.stringify(args)}: ${JSON.stringify(result.content)}`)
+    return result.structuredContent as Record<string, unknown>
+  }
+
+  for (const { task, operation, arguments: fields, check } of TASKS) {
+    test(`"${task}": finds ${operation} first, reads its fields, runs it`, async () => {
+      const found = (await call('find_operations', { query: task })) as { operations: Array<{ name: string }> }
+      assert.equal(found.operations[0]?.name, operation, JSON.stringify(found.operations.map((match) => match.name)))
+      const described = await call('describe_operation', { name: operation })
+      const properties = (described.input as { properties: Record<string, unknown> }).properties
+      for (const field of Object.keys(fields)) assert.ok(field in properties, `${operation} takes ${field}`)
+      check(await call('run_operation', { operation, arguments: fields }))
+    })
+  }
+
+  test('the exact name ranks first, and an unknown name is an error that says what to do', async () => {
+    for (const operation of servedOperations) {
+      const found = (await call('find_operations', { query: operation.name })) as { operations: Array<{ name: string }> }
+      assert.equal(found.operations[0].name, operation.name)
+    }
+    const unknown = await client.callTool({ name: 'run_operation', arguments: { operation: 'bas64', arguments: { input: 'x' } } })
+    assert.equal(unknown.isError, true)
+    assert.match((unknown.content as Array<{ text: string }>)[0].text, /^UNKNOWN_OPERATION: .*did you mean 'base64'/)
+  })
+
+  test("run_operation validates as HTTP does, and both SDK generations show the service's message", async () => {
+    const client1 = new Client1({ name: 'agent-1x', version: '1.0.0' })
+    await client1.connect(new StreamableHTTPClientTransport1(url))
+    try {
+      await client1.listTools()
+      for (const caller of [client, client1]) {
+        const refused = await caller.callTool({ name: 'run_operation', arguments: { operation: 'base-convert', arguments: { input: '12', fromBase: 2 } } })
+        assert.equal(refused.isError, true)
+        assert.match((refused.content as Array<{ text: string }>)[0].text, /^INVALID_INPUT: /)
+        const invalid = await caller.callTool({ name: 'run_operation', arguments: { operation: 'base64', arguments: { input: 'x', frombase: 2 } } })
+        assert.match((invalid.content as Array<{ text: string }>)[0].text, /^VALIDATION_ERROR: /)
+      }
+    } finally {
+      await client1.close()
+    }
+  })
+
+  test('the catalogue, the OpenAPI document and each operation are resources', async () => {
+    const { resources } = await client.listResources()
+    const uris = resources.map((resource) => resource.uri)
+    for (const uri of ['devutils://catalogue', 'devutils://openapi.json', 'devutils://operations/base64', 'devutils://operations/pipeline'])
+      assert.ok(uris.includes(uri), uri)
+    const read = async (uri: string) => (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string }
+    assert.equal(JSON.parse((await read('devutils://catalogue')).text).operations.length, servedOperations.length - 2)
+    assert.match(JSON.parse((await read('devutils://openapi.json')).text).openapi, /^3\.1/)
+    const base64 = await read('devutils://operations/base64')
+    assert.equal(base64.mimeType, 'text/markdown')
+    assert.match(base64.text, /^# Base64 \(`base64`\)/)
+    assert.match(base64.text, /\| `lineLength` \|/)
+  })
+})
