@@ -1,10 +1,14 @@
+import { spawn } from 'node:child_process'
+import http, { type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../src/core/config.ts'
 import { buildApp } from '../src/http/app.ts'
 import type { OverloadLimits } from '../src/http/protection.ts'
+import { ROOT } from './processes.ts'
 
 /**
- * A quiet app for `inject` tests. Load shedding is off unless a test asks for it: a test process
+ * A quiet app for the HTTP tests. Load shedding is off unless a test asks for it: a test process
  * on a busy 2-core machine lags often enough to be shed, which is right in production but noise here.
  */
 export function buildTestApp(
@@ -14,6 +18,79 @@ export function buildTestApp(
   return buildApp({ config: { logLevel: 'silent', ...config }, overload })
 }
 
+const origins = new WeakMap<FastifyInstance, Promise<string>>()
+
+/** Where `app` answers, `http://127.0.0.1:<port>`: the first call makes it listen on a free port of the loopback. */
+export function originOf(app: FastifyInstance): Promise<string> {
+  let origin = origins.get(app)
+  if (origin === undefined) {
+    const listening = app.server.listening ? Promise.resolve() : app.listen({ port: 0, host: '127.0.0.1' })
+    origin = listening.then(() => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`)
+    origins.set(app, origin)
+  }
+  return origin
+}
+
+export interface SocketRequest {
+  method?: string
+  /** The path and query string. */
+  url: string
+  headers?: Record<string, string>
+  /** An object is sent as its `bodyText` (as `application/json` unless a content-type is given); text and bytes as they are. */
+  payload?: unknown
+  /** The client's address as the server sees it: one of the loopback's (127.0.0.0/8), which the socket is bound to. */
+  remoteAddress?: string
+}
+
+/** An answer as it came over the socket, in the shape of `app.inject`'s. */
+export interface SocketResponse {
+  statusCode: number
+  headers: IncomingHttpHeaders
+  body: string
+  /** The bytes as sent, before any decoding (a gzip body stays gzip). */
+  rawPayload: Buffer
+  // biome-ignore lint/suspicious/noExplicitAny: read as the test expects, as inject's json() is
+  json(): any
+}
+
+/**
+ * Sends one request to `app` as a client does, over a socket to its listener, so that it passes
+ * through everything production runs (the HTTP parser, the connection's timeouts, the socket's
+ * errors). Each request has a connection of its own: no test depends on a kept-alive one that the
+ * server may be closing.
+ */
+export async function request(app: FastifyInstance, { method = 'GET', url, headers = {}, payload, remoteAddress }: SocketRequest): Promise<SocketResponse> {
+  if (remoteAddress !== undefined && !remoteAddress.startsWith('127.'))
+    throw new Error(`A socket comes from a loopback address (127.x.x.x), not ${remoteAddress}`)
+  const origin = new URL(await originOf(app))
+  const raw = typeof payload === 'string' || Buffer.isBuffer(payload)
+  const body = payload === undefined || raw ? payload : bodyText(payload)
+  const named = (header: string) => Object.keys(headers).some((name) => name.toLowerCase() === header)
+  const sent: Record<string, string> = { ...headers }
+  if (body !== undefined) {
+    if (!raw && !named('content-type')) sent['content-type'] = 'application/json'
+    // Node's client frames a body by itself for POST, PUT and PATCH only: a DELETE's would be sent unframed.
+    if (!named('content-length') && !named('transfer-encoding')) sent['content-length'] = String(Buffer.byteLength(body as string | Buffer))
+  }
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      { host: origin.hostname, port: origin.port, localAddress: remoteAddress, method, path: url, headers: sent, agent: false },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('error', reject)
+        response.on('end', () => {
+          const rawPayload = Buffer.concat(chunks)
+          const text = rawPayload.toString()
+          resolve({ statusCode: response.statusCode!, headers: response.headers, body: text, rawPayload, json: () => JSON.parse(text) })
+        })
+      },
+    )
+    outgoing.on('error', reject)
+    outgoing.end(body)
+  })
+}
+
 export interface Envelope {
   success: boolean
   data?: Record<string, unknown> & { result?: unknown }
@@ -21,13 +98,53 @@ export interface Envelope {
   meta: { processingTime: number; requestId: string }
 }
 
+/** JSON text written into a body as it is: deep values must be text, since JSON.stringify recurses. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** A body as the JSON text sent: JsonText values as they are, everything else as JSON.stringify writes it. */
+export function bodyText(value: unknown): string {
+  if (value instanceof JsonText) return value.text
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : bodyText(item))).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined)
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${bodyText(item)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+/** POSTs to an operation over a socket: an object as its `bodyText`, text and bytes as they are. */
+export function postTo(app: FastifyInstance, operation: string, payload: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  return request(app, { method: 'POST', url: `/api/v1/${operation}`, headers, payload })
+}
+
 /** POSTs a JSON body (an object, or raw text sent as it is) to an operation and parses the envelope. */
 export async function post(app: FastifyInstance, operation: string, body: unknown) {
-  const response = await app.inject({
-    method: 'POST',
-    url: `/api/v1/${operation}`,
-    headers: { 'content-type': 'application/json' },
-    payload: typeof body === 'string' ? body : JSON.stringify(body),
-  })
+  const response = await postTo(app, operation, body)
   return { status: response.statusCode, headers: response.headers, body: response.json() as Envelope }
+}
+
+export interface CommandOutcome {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the real command, `node bin/devutils.js …`, with `stdin` as its standard input (none: /dev/null) and `env` over the environment. */
+export function devutils(args: readonly string[], { stdin, env }: { stdin?: string | Buffer; env?: NodeJS.ProcessEnv } = {}): Promise<CommandOutcome> {
+  const child = spawn(process.execPath, ['bin/devutils.js', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk) => (stdout += chunk))
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  if (stdin !== undefined) child.stdin!.end(stdin)
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code, stdout, stderr }))
+  })
 }

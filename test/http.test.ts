@@ -6,7 +6,7 @@ import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
 import { buildApp } from '../src/http/app.ts'
 import { operations } from '../src/operations/index.ts'
 import { brokenOperation } from './fixtures/broken-operation.ts'
-import { buildTestApp, type Envelope, post } from './helpers.ts'
+import { buildTestApp, type Envelope, post, request } from './helpers.ts'
 
 function assertError(body: Envelope, code: string, message?: RegExp) {
   assert.equal(body.success, false)
@@ -36,19 +36,19 @@ describe('transport rules through the HTTP stack', () => {
   })
 
   test('a safe client X-Request-Id is kept; an unsafe one is replaced', async () => {
-    const kept = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'x-request-id': 'trace-42' }, payload: { input: '' } })
+    const kept = await request(app, { method: 'POST', url: '/api/v1/base64', headers: { 'x-request-id': 'trace-42' }, payload: { input: '' } })
     assert.equal(kept.json().meta.requestId, 'trace-42')
-    const replaced = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'x-request-id': 'a b<script>' }, payload: { input: '' } })
+    const replaced = await request(app, { method: 'POST', url: '/api/v1/base64', headers: { 'x-request-id': 'a b<script>' }, payload: { input: '' } })
     assert.notEqual(replaced.json().meta.requestId, 'a b<script>')
   })
 
   test('charset=utf-8 is fine; any other media type or charset is 415', async () => {
     for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json']) {
-      const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': contentType }, payload: '{"input":"hi"}' })
+      const response = await request(app, { method: 'POST', url: '/api/v1/base64', headers: { 'content-type': contentType }, payload: '{"input":"hi"}' })
       assert.equal(response.statusCode, 200, contentType)
     }
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x']) {
-      const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': contentType }, payload: '{"input":"hi"}' })
+      const response = await request(app, { method: 'POST', url: '/api/v1/base64', headers: { 'content-type': contentType }, payload: '{"input":"hi"}' })
       assert.equal(response.statusCode, 415, contentType)
       assertError(response.json(), 'UNSUPPORTED_MEDIA_TYPE')
     }
@@ -61,7 +61,7 @@ describe('transport rules through the HTTP stack', () => {
       assertError(body, 'INVALID_JSON')
     }
     const notUtf8 = Buffer.concat([Buffer.from('{"input":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])
-    const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload: notUtf8 })
+    const response = await request(app, { method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload: notUtf8 })
     assert.equal(response.statusCode, 400)
     assertError(response.json(), 'INVALID_JSON', /UTF-8/)
     for (const payload of [
@@ -78,7 +78,7 @@ describe('transport rules through the HTTP stack', () => {
 
   test('a leading byte order mark is ignored; one anywhere else is text, and a BOM alone is an empty body', async () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf])
-    const send = (payload: Buffer) => app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload })
+    const send = (payload: Buffer) => request(app, { method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload })
     const withBom = await send(Buffer.concat([bom, Buffer.from('{"input":"a"}')]))
     assert.equal(withBom.statusCode, 200)
     assert.equal(withBom.json().data.result, 'YQ==')
@@ -88,13 +88,13 @@ describe('transport rules through the HTTP stack', () => {
   })
 
   test('a POST with no body at all is 400 INVALID_JSON', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/v1/base64' })
+    const response = await request(app, { method: 'POST', url: '/api/v1/base64' })
     assert.equal(response.statusCode, 400)
     assertError(response.json(), 'INVALID_JSON', /empty/)
   })
 
   test('a field in the query string of a POST is refused, not silently ignored', async () => {
-    const response = await app.inject({
+    const response = await request(app, {
       method: 'POST',
       url: '/api/v1/base64?action=decode',
       headers: { 'content-type': 'application/json' },
@@ -156,16 +156,16 @@ describe('transport rules through the HTTP stack', () => {
     const unknown = await post(app, 'nope', { input: 'x' })
     assert.equal(unknown.status, 404)
     assertError(unknown.body, 'UNKNOWN_OPERATION', /nope/)
-    const elsewhere = await app.inject({ method: 'GET', url: '/wp-admin' })
+    const elsewhere = await request(app, { method: 'GET', url: '/wp-admin' })
     assert.equal(elsewhere.statusCode, 404)
     assertError(elsewhere.json(), 'NOT_FOUND')
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
-      const response = await app.inject({ method, url: '/api/v1/base64' })
+      const response = await request(app, { method, url: '/api/v1/base64' })
       assert.equal(response.statusCode, 405, method)
       assert.equal(response.headers.allow, 'POST')
       assertError(response.json(), 'METHOD_NOT_ALLOWED')
     }
-    const health = await app.inject({ method: 'POST', url: '/health', payload: {} })
+    const health = await request(app, { method: 'POST', url: '/health', payload: {} })
     assert.equal(health.statusCode, 405)
     assert.match(String(health.headers.allow), /GET/)
   })
@@ -178,18 +178,18 @@ describe('transport rules through the HTTP stack', () => {
   })
 
   test('service routes: catalogue, health, OpenAPI and the docs page with local assets', async () => {
-    const health = await app.inject({ method: 'GET', url: '/health' })
+    const health = await request(app, { method: 'GET', url: '/health' })
     assert.equal(health.statusCode, 200)
     assert.equal(health.json().data.status, 'ok')
-    const catalogue = await app.inject({ method: 'GET', url: '/api/v1' })
+    const catalogue = await request(app, { method: 'GET', url: '/api/v1' })
     assert.equal(catalogue.json().data.operations.length, operations.length)
-    const docs = await app.inject({ method: 'GET', url: '/docs' })
+    const docs = await request(app, { method: 'GET', url: '/docs' })
     assert.equal(docs.statusCode, 200)
     assert.doesNotMatch(docs.body, /https?:\/\/(?!localhost)[^"']*\.(js|css)/, 'no asset comes from a CDN')
-    const initializer = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })
+    const initializer = await request(app, { method: 'GET', url: '/docs/static/swagger-initializer.js' })
     assert.equal(initializer.statusCode, 200)
     assert.match(initializer.body, /"validatorUrl":null/)
-    const json = await app.inject({ method: 'GET', url: '/docs/json' })
+    const json = await request(app, { method: 'GET', url: '/docs/json' })
     assert.equal(json.json().openapi, '3.1.0')
   })
 })

@@ -8,7 +8,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1'
 import { ConfigMap, Service } from 'kubernetes-models/v1'
 import { parse, parseAllDocuments } from 'yaml'
 import { CONFIG_VARIABLES, DEFAULT_CONFIG, loadConfig } from '../src/core/config.ts'
-import { buildApp } from '../src/http/app.ts'
+import { buildTestApp, request } from './helpers.ts'
 import { quantityBytes } from './manifests.ts'
 import { ROOT } from './processes.ts'
 
@@ -87,9 +87,9 @@ describe('the Kubernetes manifests', () => {
     assert.equal(container.readinessProbe.httpGet.path, '/ready')
     for (const probe of [container.startupProbe, container.livenessProbe, container.readinessProbe]) assert.equal(probe.httpGet.port, 'http')
     // The probed paths answer 200 on the real app.
-    const app = await buildApp({ config: { logLevel: 'silent' } })
+    const app = await buildTestApp()
     try {
-      for (const path of ['/health', '/ready']) assert.equal((await app.inject({ method: 'GET', url: path })).statusCode, 200, path)
+      for (const path of ['/health', '/ready']) assert.equal((await request(app, { method: 'GET', url: path })).statusCode, 200, path)
     } finally {
       await app.close()
     }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import { describe, test } from 'node:test'
 import { buildApp } from '../src/http/app.ts'
+import { request } from './helpers.ts'
 import { declaredMemoryLimit } from './manifests.ts'
 import { startService } from './processes.ts'
 
@@ -31,7 +32,7 @@ describe('the memory budget of bodies in flight', () => {
     })
     try {
       const send = (input: string) =>
-        app.inject({ method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ input }) })
+        request(app, { method: 'POST', url: '/api/v1/base64', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ input }) })
       const refused = await send('x'.repeat(3000))
       assert.equal(refused.statusCode, 503)
       assert.equal(refused.json().error.code, 'OVERLOADED')
@@ -49,22 +50,14 @@ describe('the memory budget of bodies in flight', () => {
         overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000, bodyMemoryBudgetBytes: budget },
       })
       try {
-        await app.listen({ port: 0, host: '127.0.0.1' })
-        const { port } = app.server.address() as { port: number }
-        return await new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
-          const request = http.request(
-            { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/base64', headers: { 'content-type': 'application/json' } },
-            (response) => {
-              const chunks: Buffer[] = []
-              response.on('data', (chunk: Buffer) => chunks.push(chunk))
-              response.on('end', () => resolve({ status: response.statusCode ?? 0, code: /"code":"(\w+)"/.exec(Buffer.concat(chunks).toString())?.[1] }))
-            },
-          )
-          request.on('error', reject)
-          // No Content-Length: node:http sends the body chunked.
-          request.write('{"input":')
-          request.end('"hi"}')
+        // Chunked: the server learns the body's length only once it has read it.
+        const response = await request(app, {
+          method: 'POST',
+          url: '/api/v1/base64',
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+          payload: '{"input":"hi"}',
         })
+        return { status: response.statusCode, code: response.statusCode === 200 ? undefined : response.json().error.code }
       } finally {
         await app.close()
       }

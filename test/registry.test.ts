@@ -6,7 +6,7 @@ import { CATEGORIES } from '../src/core/operation.ts'
 import { validate } from '../src/core/validate.ts'
 import { operations } from '../src/operations/index.ts'
 import { servedOperations } from '../src/served.ts'
-import { buildTestApp } from './helpers.ts'
+import { buildTestApp, request } from './helpers.ts'
 
 /** The first release's catalogue: its 24 operations, each under its category. Later operations need no line here. */
 const FIRST_CATALOGUE: Record<string, string> = {
@@ -66,7 +66,8 @@ describe('the registry', () => {
       test('has at least two examples, and each runs, matches its output and the output schema', async () => {
         assert.ok(operation.examples.length >= 2)
         for (const example of operation.examples) {
-          const data = await execute(operation, structuredClone(example.input))
+          // A generous budget: a cold worker thread on a busy machine must not turn an answer into a 503 TIMEOUT.
+          const data = await execute(operation, structuredClone(example.input), { timeBudgetMs: 60_000 })
           validate(operation.output, data, 'data')
           if (example.output !== undefined) assert.deepEqual(data, example.output, example.summary)
           const outputFields = Object.keys(operation.output.properties as object)
@@ -90,7 +91,7 @@ describe('every surface shows every operation', () => {
   after(() => app.close())
 
   test('the catalogue lists each operation with its path, methods and summary', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/v1' })
+    const response = await request(app, { method: 'GET', url: '/api/v1' })
     assert.equal(response.statusCode, 200, response.body)
     const listed = response.json().data.operations as Array<Record<string, unknown>>
     assert.deepEqual(
@@ -110,7 +111,7 @@ describe('every surface shows every operation', () => {
   })
 
   test('the OpenAPI document has every operation with its fields, defaults, bounds, examples and errors', async () => {
-    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const document = (await request(app, { method: 'GET', url: '/openapi.json' })).json()
     assert.equal(document.openapi, '3.1.0')
     for (const operation of servedOperations) {
       const entry = document.paths[`/api/v1/${operation.name}`]?.post
@@ -126,18 +127,6 @@ describe('every surface shows every operation', () => {
       assert.equal(Object.keys(media.examples).length, operation.examples.length)
       for (const status of ['200', '400', '413', '415', '422', '429', '500', '503']) assert.ok(entry.responses[status], `${operation.name} documents ${status}`)
       if (operation.allowGet) assert.ok(document.paths[`/api/v1/${operation.name}`].get, `${operation.name} documents its GET form`)
-    }
-  })
-
-  test('every operation answers its first example over HTTP in the envelope', async () => {
-    for (const operation of servedOperations) {
-      const response = await app.inject({ method: 'POST', url: `/api/v1/${operation.name}`, payload: operation.examples[0].input as object })
-      assert.equal(response.statusCode, 200, `${operation.name}: ${response.body}`)
-      const body = response.json()
-      assert.equal(body.success, true)
-      assert.equal(typeof body.meta.processingTime, 'number')
-      assert.equal(body.meta.requestId, response.headers['x-request-id'])
-      if (operation.examples[0].output !== undefined) assert.deepEqual(body.data, operation.examples[0].output)
     }
   })
 })

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { validate } from '../src/core/validate.ts'
 import { operations, operationsByName } from '../src/operations/index.ts'
 import { launchChromium, offlineContext } from './browser.ts'
-import { buildTestApp } from './helpers.ts'
+import { buildTestApp, request } from './helpers.ts'
 
 /** Set to docs/screenshots to refresh the README's screenshots; elsewhere they go to a temporary folder. */
 const SCREENSHOTS = process.env.DEVUTILS_SCREENSHOTS ?? '/tmp/devutils-web-app'
@@ -310,7 +310,7 @@ describe('the web app as served', () => {
 
   test('pages: index.html, no-cache, a strict CSP without inline scripts or styles', async () => {
     for (const url of ['/', '/tools/base64', '/pipeline', '/tools/base64/']) {
-      const response = await app.inject({ method: 'GET', url })
+      const response = await request(app, { method: 'GET', url })
       assert.equal(response.statusCode, 200, url)
       assert.match(String(response.headers['content-type']), /^text\/html/)
       assert.equal(response.headers['cache-control'], 'no-cache')
@@ -323,18 +323,18 @@ describe('the web app as served', () => {
       assert.equal(response.headers['x-frame-options'], 'SAMEORIGIN')
       assert.doesNotMatch(response.body, /<script>|<style>| style=/)
     }
-    assert.equal((await app.inject({ method: 'GET', url: '/tools/nope' })).statusCode, 404)
-    assert.equal((await app.inject({ method: 'GET', url: '/tools/pipeline' })).statusCode, 404)
+    assert.equal((await request(app, { method: 'GET', url: '/tools/nope' })).statusCode, 404)
+    assert.equal((await request(app, { method: 'GET', url: '/tools/pipeline' })).statusCode, 404)
   })
 
   test('assets: hashed names cached for a year, gzip when asked, and the whole app within a few hundred KB', async () => {
-    const index = (await app.inject({ method: 'GET', url: '/' })).body
+    const index = (await request(app, { method: 'GET', url: '/' })).body
     const assets = [...index.matchAll(/(?:href|src|content)="(\/assets\/[^"]+)"/g)].map((match) => match[1])
     assert.equal(assets.length, 4, assets.join(', '))
     let transferred = Buffer.byteLength(index)
     for (const url of assets) {
       assert.match(url, /-[\w-]{8,}\.(js|css|json|svg)$/)
-      const response = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } })
+      const response = await request(app, { method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } })
       assert.equal(response.statusCode, 200, url)
       assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable')
       if (!url.endsWith('.svg')) {
@@ -344,7 +344,7 @@ describe('the web app as served', () => {
       transferred += response.rawPayload.length
     }
     assert.ok(transferred < 150_000, `the app transfers ${transferred} bytes`)
-    assert.equal((await app.inject({ method: 'GET', url: '/assets/index.html' })).statusCode, 404)
-    assert.equal((await app.inject({ method: 'GET', url: '/assets/nope.js' })).statusCode, 404)
+    assert.equal((await request(app, { method: 'GET', url: '/assets/index.html' })).statusCode, 404)
+    assert.equal((await request(app, { method: 'GET', url: '/assets/nope.js' })).statusCode, 404)
   })
 })

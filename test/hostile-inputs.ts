@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict'
+import { ERROR_STATUS } from '../src/core/errors.ts'
+import type { AnyOperation } from '../src/core/operation.ts'
+import { type Envelope, JsonText, type SocketResponse } from './helpers.ts'
+
+type JsonSchema = Record<string, unknown>
+
+/** A body sent to an operation, and the answer it must get. */
+export interface HostileInput {
+  /** What the body is, for a test's name. */
+  name: string
+  operation: string
+  body: Record<string, unknown>
+  status: number
+  /** The error's code; '' for a 200. */
+  code: string
+  /** A field the error's details must name (itself or one of its items). */
+  field?: string
+  /** What the error's message must say. */
+  message?: RegExp
+}
+
+/** Bodies that are not JSON, or JSON that would pollute a prototype: 400 INVALID_JSON for every operation. */
+export const MALFORMED_BODIES: ReadonlyArray<string | Buffer> = [
+  '{',
+  '',
+  '{"a":1}}',
+  Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}',
+]
+
+/** JSON bodies that are not an object: 400 VALIDATION_ERROR for every operation. */
+export const NOT_OBJECT_BODIES: readonly string[] = ['[]', '"text"', '1', 'null', 'true']
+
+export const properties = (operation: AnyOperation) => operation.input.properties as Record<string, JsonSchema>
+const required = (operation: AnyOperation) => (operation.input.required as string[] | undefined) ?? []
+
+export const accepts = (schema: JsonSchema, type: string): boolean =>
+  schema.type === type || (Array.isArray(schema.anyOf) && (schema.anyOf as JsonSchema[]).some((branch) => accepts(branch, type)))
+
+/** A JSON object for a field that takes no object; undefined for fields that take any JSON value. */
+function wrongValue(schema: JsonSchema): unknown {
+  const takesAnything = !('type' in schema) && !('anyOf' in schema) && !('enum' in schema) && !('const' in schema)
+  return takesAnything || accepts(schema, 'object') ? undefined : { nested: true }
+}
+
+/** Matches text that holds every one of `parts`, in any order. */
+const holdsAll = (parts: string[]) => new RegExp(parts.map((part) => `(?=[\\s\\S]*${part})`).join(''))
+
+/**
+ * An operation's first example with one thing wrong at a time: an unknown field, many, each field
+ * of the wrong type, each required field missing, each bound passed, a lone surrogate in the input.
+ */
+export function invalidFieldInputs(operation: AnyOperation): HostileInput[] {
+  const valid = operation.examples[0].input as Record<string, unknown>
+  const refused = (name: string, body: Record<string, unknown>, expected: Pick<HostileInput, 'field' | 'message'>): HostileInput => ({
+    name,
+    operation: operation.name,
+    body,
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    ...expected,
+  })
+  const inputs: HostileInput[] = [refused('an unknown field', { ...valid, definitelyNotAField: 1 }, { message: /definitelyNotAField is not a known field/ })]
+  // With many extra keys TypeBox reports them under another keyword, and stops at eight: those are named.
+  const extras = Array.from({ length: 10 }, (_, index) => `extra${index}`)
+  inputs.push(
+    refused(
+      'ten unknown fields',
+      { ...valid, ...Object.fromEntries(extras.map((field, index) => [field, index])) },
+      {
+        message: holdsAll(extras.slice(0, 8).map((field) => `${field} is not a known field`)),
+      },
+    ),
+  )
+  for (const [field, schema] of Object.entries(properties(operation))) {
+    const value = wrongValue(schema)
+    if (value !== undefined) inputs.push(refused(`${field} of the wrong type`, { ...valid, [field]: value }, { field }))
+  }
+  for (const field of required(operation)) {
+    const { [field]: _omitted, ...rest } = valid
+    inputs.push(refused(`without ${field}`, rest, { message: new RegExp(`${field} is required`) }))
+  }
+  for (const [field, schema] of Object.entries(properties(operation))) {
+    const bounded: Array<[string, unknown]> = []
+    if (typeof schema.maximum === 'number') bounded.push(['above its maximum', schema.maximum + 1])
+    if (typeof schema.minimum === 'number') bounded.push(['below its minimum', schema.minimum - 1])
+    if (typeof schema.maxLength === 'number' && schema.maxLength <= 20_000) bounded.push(['too long', 'a'.repeat(schema.maxLength + 1)])
+    if (typeof schema.maxItems === 'number') {
+      const item = Array.isArray(valid[field]) ? (valid[field] as unknown[])[0] : 'x'
+      bounded.push(['with too many items', Array.from({ length: schema.maxItems + 1 }, () => item)])
+    }
+    for (const [what, value] of bounded) inputs.push(refused(`${field} ${what}`, { ...valid, [field]: value }, { field }))
+  }
+  // An operation that allows lone surrogates (unicode inspects them) tests them itself.
+  const input = properties(operation).input
+  if (!operation.allowLoneSurrogates && input && accepts(input, 'string')) {
+    inputs.push({
+      name: 'a lone surrogate in the input',
+      operation: operation.name,
+      body: { ...valid, input: 'ab\udc00cd' },
+      status: 422,
+      code: 'INVALID_INPUT',
+      message: /lone surrogate/,
+    })
+  }
+  return inputs
+}
+
+const deepArray = (depth: number) => new JsonText('['.repeat(depth) + ']'.repeat(depth))
+const deepObject = (depth: number) => new JsonText(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`)
+const hostile = (name: string, operation: string, body: Record<string, unknown>, status: number, code = ''): HostileInput => ({
+  name,
+  operation,
+  body,
+  status,
+  code,
+})
+
+/** Nine lists of nine `lol`s, each list made of nine aliases of the one before. */
+const BILLION_LAUGHS = [
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ...Array.from({ length: 8 }, (_, i) => {
+    const [name, previous] = [String.fromCharCode(98 + i), String.fromCharCode(97 + i)]
+    return `${name}: &${name} [${Array.from({ length: 9 }, () => `*${previous}`).join(',')}]`
+  }),
+].join('\n')
+
+/** Payloads built to hurt: amplification, deep nesting, oversized counts, impossible values. */
+export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
+  hostile('YAML alias bomb (billion laughs)', 'yaml-json', { input: BILLION_LAUGHS }, 422, 'LIMIT_EXCEEDED'),
+  hostile('YAML nested 5,000 flow sequences', 'yaml-json', { input: '['.repeat(5000) + ']'.repeat(5000) }, 422, 'LIMIT_EXCEEDED'),
+  hostile('YAML nested 5,000 flow maps', 'yaml-json', { input: `${'{a: '.repeat(5000)}1${'}'.repeat(5000)}` }, 422, 'LIMIT_EXCEEDED'),
+  hostile(
+    'YAML nested 300 block maps',
+    'yaml-json',
+    { input: `${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')} 1` },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile('YAML undefined alias', 'yaml-json', { input: 'a: *nowhere' }, 422, 'INVALID_INPUT'),
+  hostile('YAML duplicate keys', 'yaml-json', { input: 'a: 1\na: 2' }, 422, 'INVALID_INPUT'),
+  hostile('YAML executable tag', 'yaml-json', { input: 'a: !!js/function "function(){ return process.exit(1) }"' }, 200),
+  hostile('JSON nested 100,000 deep to jsonToYaml', 'yaml-json', { action: 'jsonToYaml', input: deepArray(100_000) }, 422, 'LIMIT_EXCEEDED'),
+  hostile('JSON nested 101 deep to jsonToYaml', 'yaml-json', { action: 'jsonToYaml', input: deepObject(101) }, 422, 'LIMIT_EXCEEDED'),
+  hostile(
+    'JSON nested 100,000 deep to jsonToCsv',
+    'csv-json',
+    { action: 'jsonToCsv', input: new JsonText(`[{"a":${deepArray(100_000).text}}]`) },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
+    'JSON nested 100,000 deep to the pipeline',
+    'pipeline',
+    { input: deepArray(100_000), steps: [{ operation: 'yaml-json', action: 'jsonToYaml' }] },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
+    'CSV that amplifies into huge JSON',
+    'csv-json',
+    {
+      input: `${Array.from({ length: 1000 }, (_, i) => `a_column_name_long_enough_to_be_repeated_in_every_row_${i}`).join(',')}\n${Array.from({ length: 600 }, () => ','.repeat(999)).join('\n')}`,
+    },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile('CSV unclosed quote', 'csv-json', { input: 'a,b\n"1,2\n3,4' }, 422, 'INVALID_INPUT'),
+  hostile('CSV __proto__ header is an ordinary key', 'csv-json', { input: '__proto__,constructor\n1,2' }, 200),
+  hostile(
+    'morse of 1 MiB of zeros amplifies past the output limit',
+    'morse',
+    { input: '0'.repeat(1_000_000), letterSeparator: '        ', dot: '........', dash: '--------' },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile('base-convert of 10,001 digits', 'base-convert', { input: '9'.repeat(10_001) }, 422, 'LIMIT_EXCEEDED'),
+  hostile('random-string length × count over the cap', 'random-string', { length: 4096, count: 1000 }, 400, 'VALIDATION_ERROR'),
+  hostile('random-number unique past the range', 'random-number', { min: 1, max: 10, count: 11, unique: true }, 400, 'VALIDATION_ERROR'),
+  hostile('uuid count too large', 'uuid', { count: 1_000_000 }, 400, 'VALIDATION_ERROR'),
+  hostile('password length too large', 'password', { length: 1_000_000 }, 400, 'VALIDATION_ERROR'),
+  hostile('lorem-ipsum paragraphs past the unit cap', 'lorem-ipsum', { unit: 'paragraphs', count: 101 }, 400, 'VALIDATION_ERROR'),
+  hostile('ip-address unique past a /30', 'ip-address', { cidr: '10.0.0.0/30', count: 5, unique: true }, 400, 'VALIDATION_ERROR'),
+  hostile('timestamp beyond the representable range', 'timestamp', { input: 9e15, unit: 'milliseconds' }, 422, 'INVALID_INPUT'),
+  hostile('timestamp impossible date', 'timestamp', { input: '2023-02-30' }, 422, 'INVALID_INPUT'),
+  hostile('hash unknown algorithm', 'hash', { input: 'x', algorithm: 'sha257' }, 400, 'VALIDATION_ERROR'),
+  hostile('slug of 1 MiB of separators', 'slug', { input: ' -'.repeat(500_000) }, 200),
+  hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
+  hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
+]
+
+/** Every answer, whatever was sent, is an envelope; an error one has a known code with its status. */
+export function assertEnvelope(response: SocketResponse, context: string): Envelope {
+  assert.ok(response.statusCode < 500 || response.statusCode === 503, `${context}: ${response.statusCode} ${response.body.slice(0, 300)}`)
+  const body = response.json() as Envelope
+  assert.equal(typeof body.meta?.requestId, 'string', context)
+  assert.equal(typeof body.meta?.processingTime, 'number', context)
+  if (response.statusCode === 200) {
+    assert.equal(body.success, true, context)
+  } else {
+    assert.equal(body.success, false, context)
+    const code = body.error!.code as keyof typeof ERROR_STATUS
+    assert.equal(ERROR_STATUS[code], response.statusCode, `${context}: ${code} goes with ${ERROR_STATUS[code]}`)
+    assert.ok(body.error!.message.length > 0, context)
+  }
+  return body
+}
+
+export function expectError(response: SocketResponse, status: number, code: string, context: string): Envelope {
+  const body = assertEnvelope(response, context)
+  assert.equal(response.statusCode, status, `${context}: ${response.body.slice(0, 300)}`)
+  assert.equal(body.error!.code, code, context)
+  return body
+}
+
+/** The fields a validation error names: its details, or a pipeline step's `details.fields`. */
+function namedFields(details: unknown): Array<{ field: string }> {
+  if (Array.isArray(details)) return details
+  return (details as { fields?: Array<{ field: string }> } | undefined)?.fields ?? []
+}
+
+/** Asserts that `response` is the answer `input` must get: its status, and for an error its code, message and field. */
+export function expectAnswer(response: SocketResponse, input: HostileInput, context = `${input.operation}: ${input.name}`): Envelope {
+  if (input.code === '') {
+    const body = assertEnvelope(response, context)
+    assert.equal(response.statusCode, input.status, `${context}: ${response.body.slice(0, 300)}`)
+    return body
+  }
+  const body = expectError(response, input.status, input.code, context)
+  if (input.message) assert.match(body.error!.message, input.message, context)
+  if (input.field) {
+    const { field } = input
+    const named = namedFields(body.error!.details).map((detail) => detail.field)
+    assert.ok(
+      named.some((name) => name === field || name.startsWith(`${field}[`)),
+      `${context}: the details name ${field}: ${JSON.stringify(body.error!.details)}`,
+    )
+  }
+  return body
+}
