@@ -12,7 +12,7 @@ import { annotationsFor, createMcpServer } from '../src/mcp/server.ts'
 import { mcpTools } from '../src/mcp/tools.ts'
 import { operations } from '../src/operations/index.ts'
 import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
-import { buildTestApp, post } from './helpers.ts'
+import { buildTestApp, post, request } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** `devutils mcp`, as an MCP client starts it: the compiled command, serving every operation directly. */
@@ -223,7 +223,7 @@ describe('the /mcp route among the HTTP service', () => {
   const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://example.com' }
 
   test('answers POST with the service headers: request id, CORS, security headers, rate limit', async () => {
-    const response = await app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload: initialize })
+    const response = await request(app, { method: 'POST', url: '/mcp', headers: mcpHeaders, payload: initialize })
     assert.equal(response.statusCode, 200)
     assert.match(response.body, /"serverInfo":\{"name":"devutils"/)
     assert.equal(response.headers['access-control-allow-origin'], '*')
@@ -234,7 +234,7 @@ describe('the /mcp route among the HTTP service', () => {
 
   test('GET and DELETE are 405 (no sessions, no server-initiated stream), in the error envelope', async () => {
     for (const method of ['GET', 'DELETE'] as const) {
-      const response = await app.inject({ method, url: '/mcp', headers: { accept: 'text/event-stream' } })
+      const response = await request(app, { method, url: '/mcp', headers: { accept: 'text/event-stream' } })
       assert.equal(response.statusCode, 405, method)
       assert.equal(response.headers.allow, 'POST')
       assert.equal(response.json().error.code, 'METHOD_NOT_ALLOWED')
@@ -242,14 +242,14 @@ describe('the /mcp route among the HTTP service', () => {
   })
 
   test('a body sent as another media type is refused as on every route', async () => {
-    const wrongType = await app.inject({ method: 'POST', url: '/mcp', headers: { ...mcpHeaders, 'content-type': 'text/plain' }, payload: 'hi' })
+    const wrongType = await request(app, { method: 'POST', url: '/mcp', headers: { ...mcpHeaders, 'content-type': 'text/plain' }, payload: 'hi' })
     assert.equal(wrongType.statusCode, 415)
     assert.equal(wrongType.json().error.code, 'UNSUPPORTED_MEDIA_TYPE')
   })
 
   test('a body that is not JSON is a JSON-RPC parse error (-32700), one that is not a JSON-RPC request -32600, both 400', async () => {
     for (const payload of ['{"jsonrpc":', '', 'nope', '{"jsonrpc":"2.0","__proto__":{}}']) {
-      const response = await app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload })
+      const response = await request(app, { method: 'POST', url: '/mcp', headers: mcpHeaders, payload })
       assert.equal(response.statusCode, 400, payload)
       const answer = response.json()
       assert.equal(answer.jsonrpc, '2.0')
@@ -258,7 +258,7 @@ describe('the /mcp route among the HTTP service', () => {
       assert.equal(typeof answer.error.message, 'string')
     }
     for (const payload of ['{"foo":1}', '5', '"x"', '[]']) {
-      const response = await app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload })
+      const response = await request(app, { method: 'POST', url: '/mcp', headers: mcpHeaders, payload })
       assert.equal(response.statusCode, 400, payload)
       assert.equal(response.json().error.code, -32600, payload)
     }
@@ -267,8 +267,8 @@ describe('the /mcp route among the HTTP service', () => {
   test('counts against the rate limit like any other route', async () => {
     const limited = await buildTestApp({ rateLimitMax: 1 })
     try {
-      assert.equal((await limited.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload: initialize })).statusCode, 200)
-      const refused = await limited.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders, payload: initialize })
+      assert.equal((await request(limited, { method: 'POST', url: '/mcp', headers: mcpHeaders, payload: initialize })).statusCode, 200)
+      const refused = await request(limited, { method: 'POST', url: '/mcp', headers: mcpHeaders, payload: initialize })
       assert.equal(refused.statusCode, 429)
       assert.equal(refused.json().error.code, 'RATE_LIMITED')
     } finally {
@@ -305,7 +305,7 @@ describe('a subset of the tools, for clients that load only so many', () => {
       ['categories=encoders,toys', 'categories'],
       ['tool=base64', 'tool'],
     ]) {
-      const response = await app.inject({
+      const response = await request(app, {
         method: 'POST',
         url: `/mcp?${query}`,
         headers: { 'content-type': 'application/json' },
