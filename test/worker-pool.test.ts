@@ -12,7 +12,7 @@ import { csvJson } from '../src/operations/csv-json.ts'
 import { hash } from '../src/operations/hash.ts'
 import { type ExpectedRefusal, expectRefusal } from './expect.ts'
 import type { PoolTestTask } from './fixtures/pool-worker.ts'
-import { buildTestApp, post } from './helpers.ts'
+import { buildTestApp, post, request } from './helpers.ts'
 import { threadNiceness } from './processes.ts'
 
 const pool = createWorkerPool(new URL('./fixtures/pool-worker.ts', import.meta.url))
@@ -163,7 +163,7 @@ describe('heavy operations through execute and HTTP', () => {
     await assert.rejects(executeToJson(csvJson, { input: `${bigCsv}\n1,"open` }, { timeBudgetMs: 60_000 }), { code: 'INVALID_INPUT' })
     const app = await buildTestApp({ timeBudgetMs: 60_000 })
     try {
-      const response = await app.inject({ method: 'POST', url: '/api/v1/csv-json', payload: heavyInput })
+      const response = await request(app, { method: 'POST', url: '/api/v1/csv-json', payload: heavyInput })
       assert.equal(response.headers['content-type'], 'application/json; charset=utf-8')
       assert.ok(response.body.startsWith(`{"success":true,"data":${Buffer.from(heavy).toString('utf8')},"meta":{"processingTime":`), response.body.slice(0, 80))
       assert.deepEqual(Object.keys(response.json().meta), ['processingTime', 'requestId'])
