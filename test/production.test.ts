@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { buildApp } from '../src/http/app.ts'
 import { memoryStore, redisStore } from '../src/http/rate-limit.ts'
-import { buildTestApp, post } from './helpers.ts'
+import { buildTestApp, post, request, type SocketResponse } from './helpers.ts'
 import { type Spawned, startRedis, startService, threadNiceness } from './processes.ts'
 
 const json = { 'content-type': 'application/json' }
@@ -21,12 +21,12 @@ describe('rate limiting in memory', () => {
 
   test('the request past the limit is 429 RATE_LIMITED with Retry-After and RateLimit-* headers', async () => {
     for (let i = 0; i < 3; i++) {
-      const ok = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' }, remoteAddress: '10.0.0.1' })
+      const ok = await request(app, { method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' }, remoteAddress: '127.0.0.1' })
       assert.equal(ok.statusCode, 200)
       assert.equal(ok.headers['ratelimit-limit'], '3')
       assert.equal(ok.headers['ratelimit-remaining'], String(2 - i))
     }
-    const limited = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' }, remoteAddress: '10.0.0.1' })
+    const limited = await request(app, { method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' }, remoteAddress: '127.0.0.1' })
     assert.equal(limited.statusCode, 429)
     const body = limited.json()
     assert.equal(body.success, false)
@@ -39,13 +39,13 @@ describe('rate limiting in memory', () => {
 
   test('unknown paths count too; probes do not; clients are counted apart', async () => {
     for (let i = 0; i < 3; i++) {
-      const unknown = await app.inject({ method: 'GET', url: `/scan-${i}`, remoteAddress: '10.0.0.2' })
+      const unknown = await request(app, { method: 'GET', url: `/scan-${i}`, remoteAddress: '127.0.0.2' })
       assert.equal(unknown.statusCode, 404)
     }
-    const limited = await app.inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.0.0.2' })
+    const limited = await request(app, { method: 'GET', url: '/api/v1', remoteAddress: '127.0.0.2' })
     assert.equal(limited.statusCode, 429)
-    for (let i = 0; i < 5; i++) assert.equal((await app.inject({ method: 'GET', url: '/health', remoteAddress: '10.0.0.2' })).statusCode, 200)
-    assert.equal((await app.inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.0.0.3' })).statusCode, 200)
+    for (let i = 0; i < 5; i++) assert.equal((await request(app, { method: 'GET', url: '/health', remoteAddress: '127.0.0.2' })).statusCode, 200)
+    assert.equal((await request(app, { method: 'GET', url: '/api/v1', remoteAddress: '127.0.0.3' })).statusCode, 200)
   })
 
   test('in memory, a window starts with a client’s first request and ends after RATE_LIMIT_WINDOW; memory stays bounded', () => {
@@ -66,7 +66,7 @@ describe('rate limiting in memory', () => {
   test('RATE_LIMIT_MAX=0 turns the limiter off', async () => {
     const unlimited = await buildTestApp({ rateLimitMax: 0 })
     for (let i = 0; i < 20; i++) {
-      const response = await unlimited.inject({ method: 'GET', url: '/api/v1' })
+      const response = await request(unlimited, { method: 'GET', url: '/api/v1' })
       assert.equal(response.statusCode, 200)
       assert.equal(response.headers['ratelimit-limit'], undefined)
     }
@@ -92,7 +92,7 @@ describe('rate limiting shared through a real Redis', () => {
     redis.child.kill('SIGKILL')
   })
 
-  const call = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.1.1.1' })
+  const call = (app: FastifyInstance) => request(app, { method: 'GET', url: '/api/v1', remoteAddress: '127.1.1.1' })
 
   test('two instances share one limit', async () => {
     assert.equal((await call(first)).statusCode, 200)
@@ -128,12 +128,12 @@ describe('rate limiting shared through a real Redis', () => {
     await redis.exited
     for (let i = 0; i < 10; i++) {
       const started = performance.now()
-      const response = await app(i).inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.1.1.2' })
+      const response = await request(app(i), { method: 'GET', url: '/api/v1', remoteAddress: '127.1.1.2' })
       assert.equal(response.statusCode, 200)
       assert.ok(performance.now() - started < 1000, `served in ${performance.now() - started} ms`)
     }
     await sleep(1500)
-    for (let i = 0; i < 4; i++) assert.equal((await app(i).inject({ method: 'GET', url: '/api/v1', remoteAddress: '10.1.1.2' })).statusCode, 200)
+    for (let i = 0; i < 4; i++) assert.equal((await request(app(i), { method: 'GET', url: '/api/v1', remoteAddress: '127.1.1.2' })).statusCode, 200)
     const outageLines = logs.filter((line) => line.includes('rate-limit store unreachable'))
     assert.equal(outageLines.length, 2, 'one line per instance, however many reconnection attempts fail')
 
@@ -156,7 +156,7 @@ describe('load shedding', () => {
   test('a stalled event loop makes the service answer 503 OVERLOADED with Retry-After', async () => {
     const app = await buildTestApp({}, { maxEventLoopDelayMs: 20, sampleIntervalMs: 50 })
     await app.ready()
-    let shed: Awaited<ReturnType<FastifyInstance['inject']>> | undefined
+    let shed: SocketResponse | undefined
     for (let attempt = 0; attempt < 20 && !shed; attempt++) {
       const until = Date.now() + 300
       while (Date.now() < until) {
@@ -164,7 +164,7 @@ describe('load shedding', () => {
       }
       // The sampler's overdue timer runs first, then this request sees the lag it measured.
       await sleep(5)
-      const response = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' } })
+      const response = await request(app, { method: 'POST', url: '/api/v1/base64', headers: json, payload: { input: 'x' } })
       if (response.statusCode === 503) shed = response
     }
     assert.ok(shed, 'a request was shed')
@@ -189,7 +189,7 @@ describe('headers on every response', () => {
       ['GET', '/nowhere'],
       ['GET', '/openapi.json'],
     ] as const) {
-      const response = await app.inject({ method, url, ...(method === 'POST' && { headers: json, payload: { input: 'x' } }) })
+      const response = await request(app, { method, url, ...(method === 'POST' && { headers: json, payload: { input: 'x' } }) })
       // The OpenAPI document may be kept while it is revalidated (its ETag); the API's answers never are.
       assert.equal(response.headers['cache-control'], url === '/openapi.json' ? 'no-cache' : 'no-store', url)
       assert.equal(response.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", url)
@@ -202,7 +202,7 @@ describe('headers on every response', () => {
 
   test("the docs page carries helmet's whole set, with a CSP that keeps it on this origin", async () => {
     for (const url of ['/docs', '/docs/']) {
-      const response = await app.inject({ method: 'GET', url })
+      const response = await request(app, { method: 'GET', url })
       assert.equal(response.headers['x-content-type-options'], 'nosniff', url)
       assert.match(String(response.headers['content-security-policy']), /default-src 'self'/, url)
       assert.match(String(response.headers['content-security-policy']), /script-src 'self'(;|$)/, url)
@@ -214,11 +214,11 @@ describe('headers on every response', () => {
   test('CORS: any origin, no credentials, preflight answered', async () => {
     const simple = await post(app, 'base64', { input: 'x' })
     assert.equal(simple.status, 200)
-    const cors = await app.inject({ method: 'POST', url: '/api/v1/base64', headers: { ...json, origin: 'https://example.org' }, payload: { input: 'x' } })
+    const cors = await request(app, { method: 'POST', url: '/api/v1/base64', headers: { ...json, origin: 'https://example.org' }, payload: { input: 'x' } })
     assert.equal(cors.headers['access-control-allow-origin'], '*')
     assert.equal(cors.headers['access-control-allow-credentials'], undefined)
     assert.match(String(cors.headers['access-control-expose-headers']), /X-Request-Id/)
-    const preflight = await app.inject({
+    const preflight = await request(app, {
       method: 'OPTIONS',
       url: '/api/v1/base64',
       headers: { origin: 'https://example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
@@ -235,13 +235,13 @@ describe('headers on every response', () => {
 describe('readiness and metrics', () => {
   test('/ready is true while serving, /metrics counts requests per operation and status', async () => {
     const app = await buildTestApp()
-    const ready = await app.inject({ method: 'GET', url: '/ready' })
+    const ready = await request(app, { method: 'GET', url: '/ready' })
     assert.equal(ready.statusCode, 200)
     assert.equal(ready.json().data.ready, true)
     await post(app, 'base64', { input: 'x' })
     await post(app, 'base64', { input: '*', action: 'decode' })
-    await app.inject({ method: 'GET', url: '/no/such/path' })
-    const metrics = await app.inject({ method: 'GET', url: '/metrics' })
+    await request(app, { method: 'GET', url: '/no/such/path' })
+    const metrics = await request(app, { method: 'GET', url: '/metrics' })
     assert.equal(metrics.statusCode, 200)
     assert.match(String(metrics.headers['content-type']), /text\/plain/)
     assert.match(metrics.body, /devutils_http_requests_total\{operation="base64",method="POST",status="200"\} 1/)
@@ -269,7 +269,7 @@ describe('logs', () => {
       assert.equal(ok.status, 200)
       const bad = await post(app, 'hmac', { input: message, key: `zz${secret}`, keyEncoding: 'hex' })
       assert.ok(bad.status >= 400 && bad.status < 500)
-      await app.inject({ method: 'GET', url: `/api/v1/password?length=12&exclude=${message}` })
+      await request(app, { method: 'GET', url: `/api/v1/password?length=12&exclude=${message}` })
       await post(app, 'base64', `{"input": "${message}", "key": "${secret}"`)
       await app.close()
       const all = lines.join('')
