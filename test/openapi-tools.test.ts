@@ -106,7 +106,12 @@ describe('the OpenAPI document, as its users’ tools read it', { timeout: 180_0
         const query = Object.fromEntries(
           parameters.filter((parameter) => parameter.examples?.[name]).map((parameter) => [parameter.name, parameter.examples![name].value]),
         )
-        assert.deepEqual(query, operation.examples.find((example) => example.summary === name)?.input, `${operation.name}: ${name}`)
+        // The example's own fields, and the defaults of the fields it leaves out: the same request.
+        const input = operation.examples.find((example) => example.summary === name)?.input as Record<string, unknown>
+        const defaults = operation.input.properties as Record<string, { default?: unknown }>
+        const expected = Object.fromEntries(Object.keys(query).map((field) => [field, Object.hasOwn(input, field) ? input[field] : defaults[field]?.default]))
+        assert.deepEqual(query, expected, `${operation.name}: ${name}`)
+        for (const field of Object.keys(input)) assert.ok(field in query, `${operation.name}: ${name} offers ${field}`)
         calls.push(`{ method: 'GET', path: '${path}', answer: await client.GET('${path}', { params: { query: ${JSON.stringify(query)} } }) }`)
       }
     }

@@ -184,29 +184,34 @@ function fitsQueryString(input: Record<string, unknown>): boolean {
  * in the same order for every parameter: the example's own value, or the parameter's default where
  * the example leaves it out. A tool that takes the first named example of every parameter (as
  * Postman's converter does) thus builds the first documented request, and one that picks by name
- * builds the request of that name, never values of two examples at once. A parameter that the first
- * example leaves out and that has no default gets no examples: any value of it would belong to
- * another example. The examples of the fields' own schemas are dropped there for the same reason.
+ * builds the request of that name, never values of two examples at once. So a parameter that the
+ * first example leaves out and that has no default gets no examples, and an example that sets other
+ * parameters without a default than the first does is left to the POST form. The examples of the fields' own schemas are dropped there
+ * for the same reason.
  */
 export function withGetExamples<T>(document: T, operations: readonly AnyOperation[], prefix: string): T {
   const paths = (document as OpenApiDocument).paths ?? {}
   for (const operation of operations) {
     const parameters = paths[`${prefix}/${operation.name}`]?.get?.parameters
     if (!parameters) continue
-    const examples = operation.examples
+    const properties = operation.input.properties as Record<string, { default?: unknown }>
+    const fitting = operation.examples
       .map((example) => ({ summary: example.summary, input: example.input as Record<string, unknown> }))
       .filter((example) => fitsQueryString(example.input))
-    const properties = operation.input.properties as Record<string, { default?: unknown }>
+    // The fields without a default that an example sets: a by-name example must set the same as the first.
+    const withoutDefault = (input: Record<string, unknown>) =>
+      Object.keys(properties)
+        .filter((field) => properties[field].default === undefined && Object.hasOwn(input, field))
+        .join()
+    const first = fitting[0]?.input ?? {}
+    const unoffered = new Set(Object.keys(properties).filter((field) => !Object.hasOwn(first, field) && properties[field].default === undefined))
+    const examples = fitting.filter((example) => withoutDefault(example.input) === withoutDefault(first))
     for (const parameter of parameters) {
       delete parameter.example
       delete parameter.examples
-      const fallback = properties[parameter.name]?.default
-      const valueIn = (input: Record<string, unknown>) => (Object.hasOwn(input, parameter.name) ? input[parameter.name] : fallback)
-      if (examples.length === 0 || valueIn(examples[0].input) === undefined) continue
-      const named = examples
-        .filter((example) => valueIn(example.input) !== undefined)
-        .map((example) => [example.summary, { summary: example.summary, value: valueIn(example.input) }])
-      parameter.examples = Object.fromEntries(named)
+      if (unoffered.has(parameter.name) || examples.length === 0) continue
+      const valueIn = (input: Record<string, unknown>) => (Object.hasOwn(input, parameter.name) ? input[parameter.name] : properties[parameter.name]?.default)
+      parameter.examples = Object.fromEntries(examples.map((example) => [example.summary, { summary: example.summary, value: valueIn(example.input) }]))
     }
   }
   return document
