@@ -7,7 +7,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { API_PREFIX } from '../src/core/catalogue.ts'
 import { DEFAULT_CONFIG, loadConfig } from '../src/core/config.ts'
+import { createWorkflows } from '../src/core/workflows.ts'
+import { buildApp } from '../src/http/app.ts'
 import { servedOperations } from '../src/served.ts'
+import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
 import { buildTestApp } from './helpers.ts'
 
 /** One request over a real socket, through `agent` (which may keep its connection alive). */
@@ -189,5 +192,36 @@ describe('the OpenAPI document', () => {
     assert.equal(response.headers['content-encoding'], undefined)
     assert.equal(response.headers['cache-control'], 'no-store')
     assert.equal(response.headers.etag, undefined)
+  })
+})
+
+describe('defects inside workflows over HTTP', () => {
+  test("are logged with the original error's stack, whether a pipeline step or a batch request fails", async () => {
+    const lines: string[] = []
+    const registry = [brokenOperation]
+    const { pipeline, batch } = createWorkflows(registry)
+    const app = await buildApp({
+      config: { logLevel: 'info' },
+      operations: [...registry, pipeline, batch],
+      overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 },
+      logStream: { write: (line: string) => lines.push(line) },
+    })
+    try {
+      const port = await listening(app)
+      const step = await send(port, { method: 'POST', path: `${API_PREFIX}/pipeline`, headers: json, body: '{"input":"x","steps":[{"operation":"broken"}]}' })
+      assert.equal(step.status, 500)
+      const item = await send(port, { method: 'POST', path: `${API_PREFIX}/batch`, headers: json, body: '{"requests":[{"operation":"broken"}]}' })
+      assert.equal(item.status, 200)
+      assert.equal(JSON.parse(item.body.toString()).data.results[0].error.code, 'INTERNAL_ERROR')
+      const defects = lines.map((line) => JSON.parse(line)).filter((entry) => entry.defect)
+      assert.equal(defects.length, 2, lines.join(''))
+      for (const { defect } of defects) {
+        const stacks = JSON.stringify(defect)
+        assert.match(stacks, /broken-operation\.ts/, 'the stack of the error the operation threw')
+        assert.doesNotMatch(stacks, new RegExp(DEFECT_MESSAGE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')), 'never its message')
+      }
+    } finally {
+      await app.close()
+    }
   })
 })

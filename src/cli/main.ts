@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import { randomUUID } from 'node:crypto'
-import { parseArgs } from 'node:util'
+import { inspect, parseArgs } from 'node:util'
 import { firstInvalidUtf8Offset } from '../core/bytes.ts'
 import { catalogue } from '../core/catalogue.ts'
 import { CONFIG_VARIABLES, flagOf, loadConfig } from '../core/config.ts'
@@ -72,8 +72,8 @@ function report(error: unknown): number {
     process.stderr.write(`devutils: ${error.code}: ${error.message}\n`)
     return EXIT_FAILURE
   }
-  // A defect: said the way the service says it, with the stack for whoever runs the command.
-  process.stderr.write(`devutils: INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}\n${error instanceof Error ? error.stack : String(error)}\n`)
+  // A defect: said the way the service says it, with the stack and its causes for whoever runs the command.
+  process.stderr.write(`devutils: INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}\n${inspect(error)}\n`)
   return EXIT_FAILURE
 }
 
@@ -179,7 +179,10 @@ async function runOperation(operation: AnyOperation, args: readonly string[]): P
       if (text !== undefined) fields.input = readFlagValue('input', properties.input, text)
       started = performance.now()
     }
-    const data = await execute(operation, fields, { timeBudgetMs })
+    const data = await execute(operation, fields, {
+      timeBudgetMs,
+      reportDefect: (defect) => process.stderr.write(`devutils: a defect, answered as INTERNAL_ERROR: ${inspect(defect)}\n`),
+    })
     if (parsed.json) write(`${JSON.stringify({ success: true, data, meta: meta() }, null, 2)}\n`)
     else {
       write(formatResult(data))

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { API_PREFIX } from '../core/catalogue.ts'
 import { JSON_CONTENT_TYPE, successJson } from '../core/envelope.ts'
-import { validationError } from '../core/errors.ts'
+import { describeDefect, validationError } from '../core/errors.ts'
 import { executeBodyToJsonNow, executeToJsonNow, type JsonData } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { queryToInput } from '../core/query.ts'
@@ -15,6 +15,11 @@ export interface OperationRoutesOptions {
 
 /** `POST /api/v1/<name>` for every operation, and `GET` for those that allow it. */
 export async function operationRoutes(app: FastifyInstance, { operations, timeBudgetMs }: OperationRoutesOptions) {
+  // A defect inside a batch's request is answered in its envelope, not through the error handler: logged here.
+  const optionsFor = (request: FastifyRequest) => ({
+    timeBudgetMs,
+    reportDefect: (error: unknown) => request.log.error({ defect: describeDefect(error) }, 'request failed'),
+  })
   for (const operation of operations) {
     const path = `${API_PREFIX}/${operation.name}`
     // Plain handlers that send when the result is ready, not async ones that return the reply: Fastify
@@ -26,12 +31,12 @@ export async function operationRoutes(app: FastifyInstance, { operations, timeBu
         // A field in the query string of a POST would otherwise be silently ignored.
         throw validationError(field, 'was sent in the query string, which a POST does not read; send it in the JSON body')
       }
-      sendWhenReady(request, reply, executeBodyToJsonNow(operation, body, { timeBudgetMs }))
+      sendWhenReady(request, reply, executeBodyToJsonNow(operation, body, optionsFor(request)))
     })
     if (operation.allowGet) {
       // Cache-Control: no-store is on every API answer (protection.ts).
       app.get(path, { schema: getRouteSchema(operation) }, (request, reply) => {
-        sendWhenReady(request, reply, executeToJsonNow(operation, queryToInput(operation.input, request.query as Record<string, unknown>), { timeBudgetMs }))
+        sendWhenReady(request, reply, executeToJsonNow(operation, queryToInput(operation.input, request.query as Record<string, unknown>), optionsFor(request)))
       })
     }
   }

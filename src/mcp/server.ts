@@ -77,7 +77,7 @@ export function createMcpServer({
   )
   const run = async (operation: AnyOperation, args: unknown): Promise<CallToolResult> => {
     try {
-      return success(await execute(operation, args, { timeBudgetMs }))
+      return success(await execute(operation, args, { timeBudgetMs, reportDefect }))
     } catch (error) {
       if (isDevutilsError(error)) return failure(error)
       reportDefect?.(error)

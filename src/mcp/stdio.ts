@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
+import { inspect } from 'node:util'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { loadConfig } from '../core/config.ts'
 import type { AnyOperation } from '../core/operation.ts'
@@ -15,7 +16,8 @@ const OPENAPI_FILE =
 const builtOpenApiDocument = () => readFile(OPENAPI_FILE, 'utf8')
 
 function logToStderr(what: string, error: unknown): void {
-  process.stderr.write(`devutils mcp: ${what}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  // inspect, not the stack alone: it shows the chain of causes a defect carries.
+  process.stderr.write(`devutils mcp: ${what}: ${inspect(error)}\n`)
 }
 
 /**
