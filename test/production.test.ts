@@ -81,7 +81,7 @@ describe('rate limiting shared through a real Redis', () => {
   const logs: string[] = []
   before(async () => {
     redis = await startRedis()
-    const config = { rateLimitMax: 4, rateLimitWindow: 60_000, redisUrl: redis.url, logLevel: 'warn' }
+    const config = { rateLimitMax: 4, rateLimitWindow: 60_000, redisUrl: redis.url, logLevel: 'warn' as const }
     first = await buildApp({ config, logStream: { write: (line) => logs.push(line) } })
     second = await buildApp({ config, logStream: { write: (line) => logs.push(line) } })
     await Promise.all([first.ready(), second.ready()])
@@ -256,7 +256,7 @@ describe('readiness and metrics', () => {
 
 describe('logs', () => {
   test('one JSON line per request with id, operation, status and time; never bodies, inputs or keys, at any level', async () => {
-    for (const level of ['debug', 'trace']) {
+    for (const level of ['debug', 'trace'] as const) {
       const lines: string[] = []
       const app = await buildApp({
         config: { logLevel: level },
