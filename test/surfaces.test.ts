@@ -157,16 +157,21 @@ function runExample(policy: OffloadPolicy, operation: AnyOperation, example: Exa
   return run
 }
 
+let commandRuns: Map<OffloadPolicy, Map<Example, Promise<CommandOutcome>>> | undefined
+
 /**
- * Each example's command-line run under each policy, all started at once (a few at a time), so
- * that the processes overlap every other test rather than hold up their own.
+ * An example's command-line run under a policy. The first ask starts every run (a few at a time),
+ * so that the processes overlap the other tests rather than hold up their own.
  */
-const commandRuns = new Map(
-  OFFLOAD_POLICIES.map((policy) => [
-    policy,
-    new Map(servedOperations.flatMap((operation) => operation.examples.map((example) => [example, runExample(policy, operation, example)] as const))),
-  ]),
-)
+function commandRunOf(policy: OffloadPolicy, example: Example): Promise<CommandOutcome> {
+  commandRuns ??= new Map(
+    OFFLOAD_POLICIES.map((each) => [
+      each,
+      new Map(servedOperations.flatMap((operation) => operation.examples.map((candidate) => [candidate, runExample(each, operation, candidate)] as const))),
+    ]),
+  )
+  return commandRuns.get(policy)!.get(example)!
+}
 
 for (const policy of OFFLOAD_POLICIES) {
   describe(`every operation on every surface, heavy work offloaded: ${policy}`, () => {
@@ -174,31 +179,39 @@ for (const policy of OFFLOAD_POLICIES) {
     let app: FastifyInstance
     let origin: string
     const mcpClients = new Map<string, Client>()
-    const mcpClient = (transport: McpTransport, route: McpRoute) => mcpClients.get(`${transport} ${route}`)!
+    const mcpKey = (transport: McpTransport, route: McpRoute) => `${transport}, ${route}`
+    const mcpClient = (transport: McpTransport, route: McpRoute) => mcpClients.get(mcpKey(transport, route))!
     const stdioErrors: string[] = []
+
+    /** A connection for `route`: every operation as its own tool (`--all`, or all the categories asked for), or the default tools. */
+    function mcpTransport(transport: McpTransport, route: McpRoute): Transport {
+      if (transport === 'Streamable HTTP') {
+        return new StreamableHTTPClientTransport(new URL(route === 'its own tool' ? `${origin}/mcp?categories=${ALL_TOOL_CATEGORIES}` : `${origin}/mcp`))
+      }
+      const stdio = new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/devutils.js', 'mcp', ...(route === 'its own tool' ? ['--all'] : [])],
+        cwd: ROOT,
+        // The default tools whatever the environment running the tests says.
+        env: { ...environmentOf(policy), MCP_TOOLS: 'discovery' },
+        stderr: 'pipe',
+      })
+      stdio.stderr?.on('data', (chunk: Buffer) => stdioErrors.push(chunk.toString()))
+      return stdio
+    }
 
     before(async () => {
       previousPolicy = setOffloadPolicy(policy)
       app = await buildTestApp({ rateLimitMax: 0, timeBudgetMs: TIME_BUDGET_MS })
       origin = await originOf(app)
-      const stdio = (args: string[], env: Record<string, string>) => {
-        const transport = new StdioClientTransport({ command: process.execPath, args: ['bin/devutils.js', 'mcp', ...args], cwd: ROOT, env, stderr: 'pipe' })
-        transport.stderr?.on('data', (chunk: Buffer) => stdioErrors.push(chunk.toString()))
-        return transport
-      }
-      const transports: Record<string, Transport> = {
-        'stdio its own tool': stdio(['--all'], environmentOf(policy)),
-        'stdio run_operation': stdio([], { ...environmentOf(policy), MCP_TOOLS: 'discovery' }),
-        'Streamable HTTP its own tool': new StreamableHTTPClientTransport(new URL(`${origin}/mcp?categories=${ALL_TOOL_CATEGORIES}`)),
-        'Streamable HTTP run_operation': new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)),
-      }
-      await Promise.all(
-        Object.entries(transports).map(async ([name, transport]) => {
+      const connections = MCP_TRANSPORTS.flatMap((transport) =>
+        MCP_ROUTES.map(async (route) => {
           const client = new Client({ name: 'surfaces-test', version: '1.0.0' })
-          await client.connect(transport)
-          mcpClients.set(name, client)
+          await client.connect(mcpTransport(transport, route))
+          mcpClients.set(mcpKey(transport, route), client)
         }),
       )
+      await Promise.all(connections)
     })
 
     after(async () => {
@@ -275,7 +288,7 @@ for (const policy of OFFLOAD_POLICIES) {
         test('the command line', async () => {
           for (const example of operation.examples) {
             const context = `devutils ${operation.name} for ${example.summary}`
-            const run = await commandRuns.get(policy)!.get(example)!
+            const run = await commandRunOf(policy, example)
             const envelope = JSON.parse(run.stdout || 'null') as Envelope | null
             assert.equal(envelope?.success, true, `${context}: exit ${run.code}, ${run.stderr}${run.stdout}`)
             assertExampleData(operation, example, envelope.data, 'the command line')
