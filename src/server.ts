@@ -14,8 +14,8 @@ import { buildApp } from './http/app.ts'
 export async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config })
   await app.listen({ port: config.port, host: config.host })
-  // The worker pool starts with the first heavy request, not here: an idle thread holding its own
-  // copy of the registry is a fifth of an idle server's memory, and a server may never need it.
+  // The worker pool starts with the first heavy request, not here: an idle thread costs memory, and
+  // a server may never need it.
   lowerBackgroundThreadsPriority()
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {

@@ -5,6 +5,7 @@ import { execute } from '../src/core/execute.ts'
 import { CATEGORIES } from '../src/core/operation.ts'
 import { validate } from '../src/core/validate.ts'
 import { operations } from '../src/operations/index.ts'
+import { loadOperation, operationLoaders } from '../src/operations/registry.ts'
 import { servedOperations } from '../src/served.ts'
 import { buildTestApp, request } from './helpers.ts'
 
@@ -128,5 +129,16 @@ describe('every surface shows every operation', () => {
       for (const status of ['200', '400', '413', '415', '422', '429', '500', '503']) assert.ok(entry.responses[status], `${operation.name} documents ${status}`)
       if (operation.allowGet) assert.ok(document.paths[`/api/v1/${operation.name}`].get, `${operation.name} documents its GET form`)
     }
+  })
+})
+
+describe('the registry, loaded one operation at a time', () => {
+  test('names the same operations, in the same alphabetical order, as the list that loads them all', async () => {
+    const names = operations.map((operation) => operation.name)
+    assert.deepEqual(Object.keys(operationLoaders), names)
+    assert.deepEqual([...names].sort(), names)
+    for (const operation of operations) assert.equal(await loadOperation(operation.name), operation, operation.name)
+    assert.equal(loadOperation('pipeline'), undefined)
+    assert.equal(loadOperation('toString'), undefined)
   })
 })

@@ -10,7 +10,7 @@ import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { VERSION } from '../core/version.ts'
-import { servedOperations } from '../served.ts'
+import { loadOperation } from '../operations/registry.ts'
 import { parseOperationArgs, readFlagValue, UsageError } from './flags.ts'
 import { listText, operationHelp, USAGE } from './help.ts'
 import { formatResult } from './output.ts'
@@ -18,8 +18,6 @@ import { formatResult } from './output.ts'
 /** Exit statuses: the input or the operation failed (1), the command line is wrong (2). */
 const EXIT_FAILURE = 1
 const EXIT_USAGE = 2
-
-const operationsByName = new Map(servedOperations.map((operation) => [operation.name, operation]))
 
 const SERVE_USAGE = `Usage: devutils serve [--port n] [--host address] [--workers n] [--body-limit bytes] …
   Starts the HTTP service. Every setting of the environment has a flag that overrides it:
@@ -87,7 +85,7 @@ async function dispatch(args: readonly string[]): Promise<void> {
     case '--help':
     case '-h':
     case 'help':
-      if (command === 'help' && rest.length > 0) return write(COMMAND_USAGE[rest[0]] ?? operationHelp(operationNamed(rest[0])))
+      if (command === 'help' && rest.length > 0) return write(COMMAND_USAGE[rest[0]] ?? operationHelp(await operationNamed(rest[0])))
       return write(USAGE)
     case '--version':
     case '-v':
@@ -99,7 +97,7 @@ async function dispatch(args: readonly string[]): Promise<void> {
     case 'mcp':
       return mcp(rest)
     default:
-      return runOperation(operationNamed(command), rest)
+      return runOperation(await operationNamed(command), rest)
   }
 }
 
@@ -107,8 +105,12 @@ function write(text: string): void {
   process.stdout.write(text)
 }
 
-function operationNamed(name: string): AnyOperation {
-  const operation = operationsByName.get(name)
+/**
+ * The operation a command names, loaded alone with its libraries, so that a one-shot call costs the
+ * same however many operations the registry holds; the workflows run other operations, and load them all.
+ */
+async function operationNamed(name: string): Promise<AnyOperation> {
+  const operation = loadOperation(name) ?? (name === 'pipeline' || name === 'batch' ? import('../served.ts').then((served) => served[name]) : undefined)
   if (operation) return operation
   throw new UsageError(`unknown command '${name}'; devutils list shows the operations, devutils --help the commands`)
 }
@@ -126,6 +128,7 @@ function showedHelp(command: string, args: readonly string[], usage: string): bo
 async function list(args: readonly string[]): Promise<void> {
   const json = args[0] === '--json'
   if (showedHelp('list', json ? args.slice(1) : args, LIST_USAGE)) return
+  const { servedOperations } = await import('../served.ts')
   if (!json) return write(`${listText(servedOperations)}\n`)
   write(`${JSON.stringify({ operations: catalogue(servedOperations) }, null, 2)}\n`)
 }

@@ -48,7 +48,7 @@ export const WORKER_THREADS = Math.max(1, availableParallelism() - 1)
 const QUEUE_PER_THREAD = 16
 /**
  * Threads beyond the first exit after this long without work. The first stays (unreferenced) once
- * the pool exists: starting a thread loads the registry, which takes a good part of a second.
+ * the pool exists: a new thread starts Node afresh and loads the whole registry again.
  */
 const IDLE_TIMEOUT_MS = 30_000
 

@@ -40,8 +40,10 @@ import { xmlJson } from './xml-json.ts'
 import { yamlJson } from './yaml-json.ts'
 
 /**
- * The registry with each operation's own schemas and name in its type, for the typed client; every
- * other surface reads `operations`.
+ * Every operation, loaded: for the surfaces that serve them all (the server, MCP, the worker threads).
+ * Each operation's own schemas and name stay in its type, for the typed client. registry.ts loads
+ * them one at a time, for a surface that serves one (`devutils <name>`); test/registry.test.ts holds
+ * the two lists to the same operations in the same order.
  */
 export const typedOperations = [
   baseConvert,
@@ -85,6 +87,6 @@ export const typedOperations = [
   yamlJson,
 ] as const
 
-/** THE registry: one entry per operation, alphabetical. Every surface is a loop over this list. */
+/** Every surface that serves them all is a loop over this list. */
 export const operations: readonly AnyOperation[] = typedOperations
 export const operationsByName: ReadonlyMap<string, AnyOperation> = new Map(operations.map((operation) => [operation.name, operation]))

@@ -1,0 +1,56 @@
+import type { AnyOperation } from '../core/operation.ts'
+
+/**
+ * Every operation by name, alphabetical, each loaded only when asked for, with its own libraries: a
+ * surface that serves one operation (a one-shot `devutils <name>`) loads that one alone, so that its
+ * cost does not grow with the registry. index.ts imports them all at once, statically: a worker
+ * thread under the tsx loader (the tests) cannot import a TypeScript module dynamically.
+ */
+export const operationLoaders = {
+  'base-convert': () => import('./base-convert.ts').then((module) => module.baseConvert),
+  base32: () => import('./base32.ts').then((module) => module.base32),
+  base64: () => import('./base64.ts').then((module) => module.base64),
+  'binary-text': () => import('./binary-text.ts').then((module) => module.binaryText),
+  case: () => import('./case.ts').then((module) => module.caseOperation),
+  color: () => import('./color.ts').then((module) => module.color),
+  compress: () => import('./compress.ts').then((module) => module.compress),
+  cron: () => import('./cron.ts').then((module) => module.cron),
+  'csv-json': () => import('./csv-json.ts').then((module) => module.csvJson),
+  diff: () => import('./diff.ts').then((module) => module.diff),
+  hash: () => import('./hash.ts').then((module) => module.hash),
+  'hex-text': () => import('./hex-text.ts').then((module) => module.hexText),
+  hmac: () => import('./hmac.ts').then((module) => module.hmac),
+  'html-entity': () => import('./html-entity.ts').then((module) => module.htmlEntity),
+  id: () => import('./id.ts').then((module) => module.id),
+  'ip-address': () => import('./ip-address.ts').then((module) => module.ipAddress),
+  json: () => import('./json.ts').then((module) => module.json),
+  'json-escape': () => import('./json-escape.ts').then((module) => module.jsonEscape),
+  jwt: () => import('./jwt.ts').then((module) => module.jwt),
+  'lorem-ipsum': () => import('./lorem-ipsum.ts').then((module) => module.loremIpsum),
+  'mac-address': () => import('./mac-address.ts').then((module) => module.macAddress),
+  morse: () => import('./morse.ts').then((module) => module.morse),
+  otp: () => import('./otp.ts').then((module) => module.otp),
+  password: () => import('./password.ts').then((module) => module.password),
+  'password-hash': () => import('./password-hash.ts').then((module) => module.passwordHash),
+  'qr-code': () => import('./qr-code.ts').then((module) => module.qrCode),
+  'random-number': () => import('./random-number.ts').then((module) => module.randomNumber),
+  'random-string': () => import('./random-string.ts').then((module) => module.randomString),
+  rot13: () => import('./rot13.ts').then((module) => module.rot13),
+  slug: () => import('./slug.ts').then((module) => module.slug),
+  'sql-escape': () => import('./sql-escape.ts').then((module) => module.sqlEscape),
+  subnet: () => import('./subnet.ts').then((module) => module.subnet),
+  timestamp: () => import('./timestamp.ts').then((module) => module.timestamp),
+  'toml-json': () => import('./toml-json.ts').then((module) => module.tomlJson),
+  unicode: () => import('./unicode.ts').then((module) => module.unicode),
+  url: () => import('./url.ts').then((module) => module.url),
+  uuid: () => import('./uuid.ts').then((module) => module.uuid),
+  'xml-json': () => import('./xml-json.ts').then((module) => module.xmlJson),
+  'yaml-json': () => import('./yaml-json.ts').then((module) => module.yamlJson),
+} as const satisfies Record<string, () => Promise<AnyOperation>>
+
+export type RegisteredName = keyof typeof operationLoaders
+
+/** One operation of the registry by name, loaded alone; undefined for a name that is not one. */
+export function loadOperation(name: string): Promise<AnyOperation> | undefined {
+  return Object.hasOwn(operationLoaders, name) ? operationLoaders[name as RegisteredName]() : undefined
+}
