@@ -162,6 +162,32 @@ describe('compress: refusals', () => {
     await refuses({ input: oneMore, action: 'decompress', outputEncoding: 'hex' }, 'LIMIT_EXCEEDED', /more than 8388608 bytes/)
   })
 
+  test('decompressed text is held to the output limit as its JSON takes it, a control character as six bytes, counted before the text is written', async () => {
+    const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2
+    const mostZeros = Math.floor(OUTPUT_LIMIT_BYTES / jsonBytes('\u0000'))
+    const fits = (await run({ input: zlib.gzipSync(Buffer.alloc(mostZeros)).toString('base64'), action: 'decompress' })).result as string
+    assert.equal(jsonBytes(fits), 6 * mostZeros)
+    await refuses({ input: zlib.gzipSync(Buffer.alloc(mostZeros + 1)).toString('base64'), action: 'decompress' }, 'LIMIT_EXCEEDED', /output limit/, {
+      limit: OUTPUT_LIMIT_BYTES,
+      predicted: 6 * (mostZeros + 1),
+    })
+    // Every byte value once per copy: the prediction is the JSON of the text, exactly.
+    const ascii = Buffer.from(Array.from({ length: 128 }, (_, byte) => byte))
+    const everyByte = Buffer.from(Array.from({ length: 256 }, (_, byte) => byte))
+    for (const [bytes, outputEncoding, text] of [
+      [Buffer.concat([ascii, Buffer.from('é€😀')]), 'utf8', (copy: Buffer) => copy.toString('utf8')],
+      [everyByte, 'latin1', (copy: Buffer) => copy.toString('latin1')],
+    ] as const) {
+      const copies = Math.ceil(OUTPUT_LIMIT_BYTES / jsonBytes(text(bytes))) + 1
+      await refuses(
+        { input: zlib.gzipSync(Buffer.concat(Array(copies).fill(bytes))).toString('base64'), action: 'decompress', outputEncoding },
+        'LIMIT_EXCEEDED',
+        /output limit/,
+        { predicted: copies * jsonBytes(text(bytes)) },
+      )
+    }
+  })
+
   test('truncated data is INVALID_INPUT at its end, for every format', async () => {
     for (const format of COMPRESSION_FORMATS) {
       const whole = Buffer.from((await run({ input: 'hello, hello, hello world', format, outputEncoding: 'hex' })).result as string, 'hex')

@@ -28,6 +28,30 @@ const DECOMPRESS_OFFLOAD_CHARACTERS = 1024
 /** How many output characters (UTF-8 bytes in the answer) each decompressed byte costs at most, per encoding. */
 const OUTPUT_BYTES_PER_BYTE: Record<ByteEncoding, number> = { utf8: 1, latin1: 2, hex: 2, base64: 4 / 3 }
 
+/**
+ * The bytes a decompressed byte takes in the answer's JSON when written as text (utf8 and latin1):
+ * a control character is escaped (`\u0000`, or `\n` and the like), `"` and `\` too; latin1 writes
+ * the upper half as two UTF-8 bytes. The bytes of a multi-byte UTF-8 character stay as they are.
+ */
+const JSON_BYTES_OF_BYTE: Record<'utf8' | 'latin1', Uint8Array> = { utf8: jsonBytesOfByte(1), latin1: jsonBytesOfByte(2) }
+
+function jsonBytesOfByte(upperHalf: number): Uint8Array {
+  const table = new Uint8Array(256).fill(1, 0x20, 0x80).fill(upperHalf, 0x80)
+  table.fill(6, 0, 0x20)
+  for (const escapedShort of [0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]) table[escapedShort] = 2
+  return table
+}
+
+/**
+ * The size of decompressed bytes written as text in the answer's JSON, counted from the bytes before
+ * the text is built: zeros decompress from next to nothing and take six bytes each as `\u0000`.
+ */
+function jsonLengthOf(bytes: Buffer, bytesOfByte: Uint8Array): number {
+  let length = 0
+  for (let i = 0; i < bytes.length; i++) length += bytesOfByte[bytes[i]]
+  return length
+}
+
 const FORMAT_NAMES: Record<Format, string> = { gzip: 'gzip', deflate: 'zlib (deflate)', 'deflate-raw': 'raw deflate', brotli: 'brotli' }
 
 function compressBytes(bytes: Buffer, format: Format, level: number): Buffer {
@@ -130,7 +154,8 @@ export const compress = defineOperation({
     'Compresses the UTF-8 bytes of `input` (or bytes given as hex, base64 or Latin-1) as gzip (RFC 1952), zlib-wrapped deflate (RFC 1950, `deflate`), raw deflate (RFC 1951, `deflate-raw`) or brotli (RFC 7932), ' +
     'and writes the compressed bytes as base64 (or hex, or Latin-1); `decompress` reads them back. ' +
     'gzip output has no file name and a zero modification time, so the same input always gives the same bytes; concatenated gzip members decompress as one. ' +
-    'Decompression stops as soon as the output would pass the 16 MiB output limit (in the chosen outputEncoding), so a zip bomb is a 422 LIMIT_EXCEEDED that costs little. ' +
+    'Decompression stops as soon as the output would pass the 16 MiB output limit (in the chosen outputEncoding), so a zip bomb is a 422 LIMIT_EXCEEDED that costs little; ' +
+    'the limit counts the result as its JSON is written, where a control character takes six bytes (`\\u0000`). ' +
     'Data that is truncated, corrupt, or followed by extra bytes is a 422 INVALID_INPUT; decompressed bytes that are not UTF-8 are a 422 unless `outputEncoding` asks for hex, base64 or latin1. ' +
     '`ratio` is the uncompressed size divided by the compressed size.',
   input: Type.Object(
@@ -252,6 +277,8 @@ export const compress = defineOperation({
       )
     }
     const original = inflated.buffer
+    // hex and base64 were held to the limit as they were decompressed; text can grow in its JSON.
+    if (encoding === 'utf8' || encoding === 'latin1') assertOutputWithinLimit(jsonLengthOf(original, JSON_BYTES_OF_BYTE[encoding]))
     return {
       result: bytesToText(original, encoding),
       action,

@@ -6,7 +6,7 @@ import { cpuTimeOfAsync, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
-import { isExactNumber, JSON_OFFLOAD_THRESHOLD, json } from './json.ts'
+import { isExactNumber, JSON_OFFLOAD_THRESHOLD, json, MAX_QUERY_VALUES } from './json.ts'
 
 const run = (input: Record<string, unknown>) => execute(json, input, { timeBudgetMs: 60_000 })
 const format = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
@@ -97,6 +97,11 @@ describe('json format and minify', () => {
       assert.rejects(async () => json.run(validate(json.input, { input: '['.repeat(1 << 20) })), { code: 'LIMIT_EXCEEDED' }),
     )
     assert.ok(cpu < 200, `${cpu} ms`)
+  })
+
+  test('a document of many values is written whole, in its order', async () => {
+    const values = Array.from({ length: 30_000 }, (_, i) => (i % 3 === 0 ? [i] : i % 3 === 1 ? { [i]: i } : i))
+    assert.equal(await format(JSON.stringify(values)), JSON.stringify(values, null, 2))
   })
 
   test('output that would pass 16 MiB is refused before it is written', async () => {
@@ -261,6 +266,29 @@ describe('json query (JSONPath, RFC 9535)', () => {
     await rejects({ input: heavy, action: 'query', path: '$..*' }, 'LIMIT_EXCEEDED', /output limit/)
     const lighter = heavy.replace('x'.repeat(100_000), '')
     assert.equal(((await run({ input: lighter, action: 'query', path: '$..*' })).result as unknown[]).length, 99, 'half of it, about 10 MB, is fine')
+  })
+
+  test(`a query may match ${MAX_QUERY_VALUES} values, and is refused at the next one, however little each would take`, async () => {
+    const zeros = `[${Array(MAX_QUERY_VALUES).fill(0).join(',')}]`
+    assert.equal(((await run({ input: zeros, action: 'query', path: '$[*]' })).result as unknown[]).length, MAX_QUERY_VALUES)
+    await rejects({ input: zeros, action: 'query', path: '$[*,0]' }, 'LIMIT_EXCEEDED', new RegExp(`matches more than ${MAX_QUERY_VALUES} values`), {
+      field: 'path',
+      limit: MAX_QUERY_VALUES,
+    })
+  })
+
+  test(`a wildcard, slice or filter runs over arrays and objects of at most ${MAX_QUERY_VALUES} members, which the query engine gathers at once; names and indexes over any`, async () => {
+    const members = MAX_QUERY_VALUES + 1
+    const input = JSON.stringify({ wide: Array(members).fill(0), narrow: [1, 2] })
+    for (const path of ['$.wide[*]', '$.wide[1:3]', '$.wide[?@ > 0]', '$..*', '$.narrow[*]']) {
+      await rejects({ input, action: 'query', path }, 'LIMIT_EXCEEDED', new RegExp(`an array or object of ${members} members`), {
+        field: 'path',
+        limit: MAX_QUERY_VALUES,
+        members,
+      })
+    }
+    assert.deepEqual((await run({ input, action: 'query', path: '$.wide[100000]' })).result, [0])
+    assert.deepEqual((await run({ input, action: 'query', path: '$..narrow[1]' })).result, [2])
   })
 
   test('a regular expression with catastrophic backtracking runs on a worker, within the time budget', async () => {

@@ -1,4 +1,4 @@
-import type { JSONPathEnvironment } from 'json-p3'
+import type { JSONPathEnvironment, JSONPathQuery } from 'json-p3'
 import { type ParseErrorCode, printParseErrorCode, visit } from 'jsonc-parser'
 import { Type } from 'typebox'
 import { invalidInput, isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
@@ -15,6 +15,14 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 export const JSON_OFFLOAD_THRESHOLD = 16 * 1024
 
 const ACTIONS = ['format', 'minify', 'validate', 'query', 'pointer'] as const
+
+/**
+ * The most values a query may gather: the values it matches, and the members of one array or object
+ * that a wildcard, a slice or a filter selects from, which the query engine gathers all at once,
+ * each with its path. They come beside the document read twice (as written and as values): a query
+ * selecting every value of a large input outgrew a worker thread's heap.
+ */
+export const MAX_QUERY_VALUES = 100_000
 
 /** A JSON value as written: literals keep their text, objects keep their members in order, duplicates included. */
 type JsonNode = ObjectNode | ArrayNode | LiteralNode
@@ -51,6 +59,8 @@ interface ParsedJson {
   /** How many lines a pretty-printed copy has at each indentation, summed as indentation units: for the output's size. */
   indentUnits: number
   lines: number
+  /** The most members of one array or object. */
+  widest: number
   comments: number
   warnings: WarningList
 }
@@ -104,6 +114,7 @@ function parseJson(text: string, lenient: boolean): ParsedJson {
   const firstOffsets: Array<Map<string, number>> = []
   let root: JsonNode | undefined
   let indentUnits = 0
+  let widest = 0
   let lines = 0
   let comments = 0
   const place = (offset: number) => {
@@ -143,7 +154,9 @@ function parseJson(text: string, lenient: boolean): ParsedJson {
     const node = containers.pop()!
     firstOffsets.pop()
     node.end = offset + length
-    if ((node.kind === 'object' ? node.members.length : node.items.length) > 0) {
+    const members = node.kind === 'object' ? node.members.length : node.items.length
+    widest = Math.max(widest, members)
+    if (members > 0) {
       lines++
       indentUnits += containers.length
     }
@@ -176,7 +189,7 @@ function parseJson(text: string, lenient: boolean): ParsedJson {
     },
     { disallowComments: !lenient, allowTrailingComma: lenient, allowEmptyContent: false },
   )
-  return { root: root!, indentUnits, lines, comments, warnings }
+  return { root: root!, indentUnits, lines, widest, comments, warnings }
 }
 
 /** Parses, turning a syntax error into a 422 with its place. */
@@ -195,10 +208,22 @@ function parseOrRefuse(text: string, lenient: boolean): ParsedJson {
   }
 }
 
+/**
+ * How many pieces of text `writeJson` gathers before joining them into a chunk: a document is written
+ * in a few pieces per value, and one array of them all, with the copy each of its growths makes, was
+ * the largest thing a large document of small values made the operation build.
+ */
+const PIECES_PER_CHUNK = 64 * 1024
+
 /** The JSON text of a tree, every literal exactly as written. `indent` '' writes it on one line with no spaces. */
 function writeJson(root: JsonNode, indent: string, sortKeys: boolean): string {
-  const parts: string[] = []
+  const chunks: string[] = []
+  let parts: string[] = []
   const write = (node: JsonNode, depth: number) => {
+    if (parts.length >= PIECES_PER_CHUNK) {
+      chunks.push(parts.join(''))
+      parts = []
+    }
     if (node.kind === 'literal') {
       parts.push(node.text)
       return
@@ -222,7 +247,8 @@ function writeJson(root: JsonNode, indent: string, sortKeys: boolean): string {
     parts.push(indent ? `\n${indent.repeat(depth)}` : '', closeBracket)
   }
   write(root, 0)
-  return parts.join('')
+  chunks.push(parts.join(''))
+  return chunks.join('')
 }
 
 /** Members in UTF-16 code unit order of their keys; a stable sort, so repeated keys keep their order. */
@@ -301,12 +327,16 @@ const sizeOf = (node: JsonNode, ascii: boolean) => (ascii ? 1 : 3) * (node.end -
  * selector may walk every level the input may have.
  */
 const jsonPath = lazily(async () => {
-  const { JSONPathEnvironment, JSONPathError } = await import('json-p3')
-  return { environment: new JSONPathEnvironment({ maxRecursionDepth: MAX_NESTING_DEPTH + 1 }), JSONPathError }
+  const { JSONPathEnvironment, JSONPathError, jsonpath } = await import('json-p3')
+  const { NameSelector, IndexSelector } = jsonpath.selectors
+  /** Whether a query selects every member of an array or object it meets, or some of them (a wildcard, a slice, a filter), rather than one by name or index. */
+  const selectsMembers = (query: JSONPathQuery) =>
+    query.segments.some((segment) => segment.selectors.some((selector) => !(selector instanceof NameSelector || selector instanceof IndexSelector)))
+  return { environment: new JSONPathEnvironment({ maxRecursionDepth: MAX_NESTING_DEPTH + 1 }), JSONPathError, selectsMembers }
 })
 
 async function query(text: string, parsed: ParsedJson, path: string) {
-  const { environment, JSONPathError } = await jsonPath()
+  const { environment, JSONPathError, selectsMembers } = await jsonPath()
   let compiled: ReturnType<JSONPathEnvironment['compile']>
   try {
     compiled = environment.compile(path)
@@ -321,6 +351,12 @@ async function query(text: string, parsed: ParsedJson, path: string) {
       },
     )
   }
+  if (parsed.widest > MAX_QUERY_VALUES && selectsMembers(compiled)) {
+    throw limitExceeded(
+      `The document holds an array or object of ${parsed.widest} members, more than the ${MAX_QUERY_VALUES} a query with a wildcard, slice or filter may run over; query it by names and indexes only, or send a smaller part of it`,
+      { field: 'path', limit: MAX_QUERY_VALUES, members: parsed.widest },
+    )
+  }
   const document = toValue(parsed.root, text)
   const ascii = Buffer.byteLength(text) === text.length
   const values: unknown[] = []
@@ -333,6 +369,12 @@ async function query(text: string, parsed: ParsedJson, path: string) {
       const normalized = match.getPath({ form: 'canonical' })
       size += sizeOf(node, ascii) + Buffer.byteLength(normalized) + 4
       assertOutputWithinLimit(size)
+      if (values.length === MAX_QUERY_VALUES) {
+        throw limitExceeded(`The query matches more than ${MAX_QUERY_VALUES} values, the most one query may return; narrow the path`, {
+          field: 'path',
+          limit: MAX_QUERY_VALUES,
+        })
+      }
       values.push(toValue(node, text, parsed.warnings))
       paths.push(normalized)
     }
@@ -428,7 +470,7 @@ export const json = defineOperation({
     '`format` pretty-prints JSON text exactly as JSON.stringify would lay it out, and `minify` removes all whitespace, but neither ever changes a literal: ' +
     'numbers keep their digits (12345678901234567890 and 1.0 stay as written), strings keep their escapes, and keys stay in their order (integer-like keys too) unless `sortKeys` sorts them at every depth. ' +
     '`validate` says whether the text is JSON (RFC 8259) and, when not, where the first error is: `line` and `column` from 1, `position` from 0. ' +
-    '`query` evaluates a JSONPath query (RFC 9535) and answers the matched values with their normalized paths; `pointer` answers the value a JSON Pointer (RFC 6901) names. ' +
+    `\`query\` evaluates a JSONPath query (RFC 9535) and answers the matched values with their normalized paths, at most ${MAX_QUERY_VALUES.toLocaleString('en')} of them; a query with a wildcard, slice or filter runs over documents whose arrays and objects have at most as many members (more is a 422 LIMIT_EXCEEDED either way); \`pointer\` answers the value a JSON Pointer (RFC 6901) names. ` +
     'In values (query, pointer), a number no double holds exactly is given as its text, with a warning. ' +
     '`lenient` accepts comments and trailing commas (JSONC); comments are dropped from the output with a warning. Repeated keys are reported in `warnings`. ' +
     `Text that is not JSON is a 422 with its line and column (validate answers it with valid: false); nesting deeper than ${MAX_NESTING_DEPTH} levels is a 422 LIMIT_EXCEEDED. ` +
