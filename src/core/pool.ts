@@ -53,12 +53,11 @@ const QUEUE_PER_THREAD = 16
 const IDLE_TIMEOUT_MS = 30_000
 
 /**
- * The heap of one worker thread: 128 MB of old generation and 8 MB of young. V8 lets a heap grow
- * far past what its live objects need before it collects, and a thread converting one large input
- * after another grew by hundreds of MB; with these limits it collects early, and a single task that
- * truly needs more (a YAML document of about 900 KB with nested collections) ends its thread and is
- * answered 422 LIMIT_EXCEEDED, rather than growing the process towards an out-of-memory kill. Inputs
- * that fit in the time budget on the reference machine fit here.
+ * The heap of one worker thread. V8 lets a heap grow far past what its live objects need before it
+ * collects, which one large input after another turns into a process out of memory; with these
+ * limits it collects early, and a single task that truly needs more (a YAML document near the body
+ * limit with nested collections) ends its thread and is answered 422 LIMIT_EXCEEDED. Inputs that fit
+ * in the time budget fit here.
  */
 export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 }
 

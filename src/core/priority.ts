@@ -34,8 +34,7 @@ export function lowerThisThreadsPriority(): void {
  * For a server process as it starts: every thread but the event loop's. Most are V8's platform
  * threads, which do much of the garbage collection of the worker threads' heaps; left at the
  * process's priority, that collection took the event loop's core from it while conversions ran
- * (`perf sched`: the event loop's 99th-percentile wait for a core fell from about 2 ms to 1.3 ms
- * once they were lowered). The main thread's id is the process id.
+ * (docs/PERFORMANCE.md). The main thread's id is the process id.
  */
 export function lowerBackgroundThreadsPriority(): void {
   try {

@@ -1,7 +1,7 @@
 /**
  * Text segmentation (UAX #29) with Intl.Segmenter in linear time. V8's segment iterator costs time
- * in proportion to the whole text for each segment it gives (measured on Node 20: 16,000 words,
- * 80 KB, take 2.5 s; 8,000 take 0.5 s), so long texts are segmented in pieces of about
+ * in proportion to the whole text for each segment it gives, so that a whole text costs the square of
+ * its length (docs/PERFORMANCE.md, "Offload thresholds and cost bounds"); long texts are segmented in pieces of about
  * `chunkLength` characters, cut only where the standard always puts a boundary: after a line feed,
  * and between characters that no rule holds together (below). Where no such place turns up, a
  * piece ends at a boundary the segmenter itself finds (see pieceEnd).

@@ -16,10 +16,9 @@ const MAX_BROTLI_LEVEL = 11
 export const MAX_INPUT_LENGTH = OUTPUT_LIMIT_BYTES
 
 /**
- * Compression above this many characters of input runs on a worker thread (measured on the 2-core
- * reference machine: gzip -9 of 64 KiB of text takes about 1 ms, brotli at level 11 about 9 ms, at
- * level 9 of 4 KiB already 2 ms). Decompression of more than 1 KiB, or of any brotli stream, goes
- * there too: a few bytes of brotli can expand to the 16 MiB limit, which takes about 25 ms.
+ * Compression above this many characters of input runs on a worker thread, and brotli at high levels
+ * sooner. Decompression of more than 1 KiB, or of any brotli stream, goes there too: a few bytes of
+ * brotli can expand to the 16 MiB limit (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 const COMPRESS_OFFLOAD_CHARACTERS = 16 * 1024
 const SLOW_BROTLI_OFFLOAD_CHARACTERS = 4 * 1024

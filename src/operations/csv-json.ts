@@ -6,9 +6,7 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
- * worker thread. Measured (median CPU time on the 2-core reference machine): csvToJson of 32 KiB
- * takes about 0.8 ms and of 64 KiB about 1.5 ms; jsonToCsv of rows measuring 64 KiB about 1.3 ms.
- * Below the line a thread hop (about 0.3 ms) would cost more than it saves.
+ * worker thread; below the line a thread hop would cost more than it saves (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const CSV_OFFLOAD_THRESHOLD = 64 * 1024
 

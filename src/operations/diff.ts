@@ -14,9 +14,8 @@ export const MAX_TEXT_LENGTH = 1024 * 1024
 
 /**
  * The most edits (inserted plus deleted lines, words or characters) a diff may have. Myers' algorithm,
- * which jsdiff implements, costs about the square of this number whatever the texts' length (on the
- * 2-core reference machine, 4,000 edits take about 1 s) and more where the texts share many short
- * runs; those are stopped by the time budget instead.
+ * which jsdiff implements, costs about the square of this number whatever the texts' length, and more
+ * where the texts share many short runs; those are stopped by the time budget instead (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const MAX_EDITS = 4_000
 
@@ -26,8 +25,7 @@ const DIFF_SHARE_OF_BUDGET = 0.8
 /**
  * Texts longer than this together go to a worker thread. The cost of a diff depends on how much the
  * texts differ, which a cheap predicate cannot see, so only texts whose worst case stays a few
- * milliseconds are diffed in process: two different texts of 512 characters already take about 100 ms
- * in chars mode. Lines and words hold at least two characters per token.
+ * milliseconds are diffed in process (docs/PERFORMANCE.md, "Offload thresholds and cost bounds"). Lines and words hold at least two characters per token.
  */
 const OFFLOAD_CHARACTERS = 512
 const CHARS_OFFLOAD_CHARACTERS = 256

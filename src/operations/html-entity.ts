@@ -19,7 +19,7 @@ let namedReferences: Map<number, string> | undefined
 /**
  * The named reference for each code point that has one, as `entities` writes it (`&amp;`, `&nbsp;`,
  * `&Afr;`). The package does not export its table, so its encoder is asked about every code point
- * once, on first use (about 0.1 s).
+ * once, on first use.
  */
 function namedReferenceFor(codePoint: number): string | undefined {
   if (!namedReferences) {

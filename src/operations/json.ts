@@ -8,9 +8,8 @@ import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
 /**
- * Inputs longer than this run on a worker thread. Measured (median CPU time on the 2-core reference
- * machine): formatting or querying 4 KiB of JSON takes about 0.4 ms, 16 KiB about 1.4 ms and 64 KiB
- * about 6 ms; the line falls where csv-json's and yaml-json's do, at 1–2 ms of work.
+ * Inputs longer than this run on a worker thread: the line falls where csv-json's and yaml-json's
+ * do (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const JSON_OFFLOAD_THRESHOLD = 16 * 1024
 

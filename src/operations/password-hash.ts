@@ -18,9 +18,8 @@ const SALT_BYTES = 16
 const HASH_BYTES = 32
 
 /**
- * Cost bounds, the same for hashing and for the parameters a hash to verify claims. Measured on the
- * 2-core reference machine: argon2id at 64 MiB and 10 passes takes about 1.5 s, bcrypt cost 14 about
- * 1.7 s, scrypt at N·r·p = 2^21 about 2.4 s (at 2^17·8, the default, 1.2 s): all within the 5 s budget.
+ * Cost bounds, the same for hashing and for the parameters a hash to verify claims: the most costly
+ * hash each allows still fits the default time budget (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const LIMITS = {
   argon2MemoryKiB: 65_536,

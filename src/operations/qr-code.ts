@@ -23,10 +23,9 @@ export const MAX_SCALE = 10
 export const MAX_MARGIN = 10
 
 /**
- * Inputs above this length are encoded on a worker thread, and PNGs always are. Measured on the
- * 2-core reference machine: choosing segments and encoding takes about 20 ms for 2,900 bytes and
- * 100 ms for 7,089 digits; a PNG takes 5-7 ms for a short URL at the default scale and about 1 s for
- * the largest symbol at the largest scale and margin (1,970 pixels square), most of it in pngjs.
+ * Inputs above this length are encoded on a worker thread, and PNGs always are: choosing segments
+ * and encoding a large symbol takes tens of milliseconds, and drawing the largest PNG most of a
+ * second, mostly in pngjs (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 const OFFLOAD_LENGTH = 256
 

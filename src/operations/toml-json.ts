@@ -17,9 +17,8 @@ function isTomlDate(value: unknown): value is TomlDate {
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
- * worker thread. Measured (median CPU time on the 2-core reference machine): tomlToJson of 8 KiB
- * takes about 0.5 ms, of 16 KiB about 1.5 ms and of 32 KiB about 3 ms; the line falls at 1–2 ms
- * of work, as for csv-json and yaml-json.
+ * worker thread: where the conversion costs more than a thread hop, as for csv-json and yaml-json
+ * (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const TOML_OFFLOAD_THRESHOLD = 16 * 1024
 

@@ -9,9 +9,8 @@ const FLAGS = ['invisible', 'bidi-control', 'confusable', 'lone-surrogate'] as c
 type Flag = (typeof FLAGS)[number]
 
 /**
- * The longest `input`, in UTF-16 code units (what JSON strings and JavaScript count): inspecting
- * 256 KiB of CJK text, the slowest to segment into words, takes about 0.9 s on the 2-core reference
- * machine, well within the time budget.
+ * The longest `input`, in UTF-16 code units (what JSON strings and JavaScript count): inspecting that
+ * much CJK text, the slowest to segment into words, stays well within the time budget (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const MAX_INPUT_LENGTH = 256 * 1024
 /** The most code points `inspect` lists: each entry is about 150 bytes of JSON, so 10,000 stay near 1.5 MB. */
@@ -19,8 +18,8 @@ export const MAX_LISTED = 10_000
 
 /**
  * Inputs longer than this go to a worker thread: inspect tests every code point against several
- * Unicode properties and segments the text twice (about 1 µs per character), normalize is native
- * and fast, so it waits for much larger inputs.
+ * Unicode properties and segments the text twice; normalize is native and fast, so it waits for much
+ * larger inputs.
  */
 const INSPECT_OFFLOAD_LENGTH = 8 * 1024
 const NORMALIZE_OFFLOAD_LENGTH = 64 * 1024

@@ -12,9 +12,8 @@ const fastXmlParser = lazily(() => import('fast-xml-parser'))
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
- * worker thread. Measured (median CPU time on the 2-core reference machine): xmlToJson of 4 KiB
- * takes about 0.7 ms, of 8 KiB about 2.7 ms and of 16 KiB about 4.3 ms (the document is validated,
- * then parsed); the line falls at 1–2 ms of work, as for csv-json and yaml-json.
+ * worker thread (the document is validated, then parsed): where the work costs more than a thread
+ * hop, as for csv-json and yaml-json (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const XML_OFFLOAD_THRESHOLD = 4 * 1024
 

@@ -24,10 +24,8 @@ import { type Role, writeYaml } from './yaml-writer.ts'
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
- * worker thread. Measured (median CPU time on the 2-core reference machine): yamlToJson of a 1 KiB
- * document takes about 1.3 ms and of 2 KiB about 3.3 ms; jsonToYaml of a value that size about
- * 1.6 ms. yaml is slow per byte, so the line falls at 1 KiB; below it a thread hop (about 0.3 ms)
- * would cost more than it saves.
+ * worker thread. yaml is slow per byte, so the line falls low; below it a thread hop would cost more
+ * than it saves (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const YAML_OFFLOAD_THRESHOLD = 1024
 
