@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, test } from 'node:test'
+import { differenceFromShown, shownAnswer } from '../scripts/docs.ts'
 import { execute } from '../src/core/execute.ts'
 import { operations } from '../src/operations/index.ts'
 import { servedOperations } from '../src/served.ts'
@@ -9,11 +10,13 @@ import { ROOT } from './processes.ts'
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
 
-/** Every `curl … /api/v1/<name> … -d '<body>'` of the README, its body unquoted as the shell would. */
-const curlExamples = [...README.matchAll(/^curl -s localhost:3000\/api\/v1\/([a-z0-9-]+) .*-d '((?:[^']|'\\'')*)'$/gm)].map(([, name, body]) => ({
-  name,
-  body: body.replaceAll("'\\''", "'"),
-}))
+/**
+ * Every `curl … /api/v1/<name> … -d '<body>'` of the README, its body unquoted as the shell would,
+ * with the `data` shown on the line after it, if any.
+ */
+const curlExamples = [...README.matchAll(/^curl -s localhost:3000\/api\/v1\/([a-z0-9-]+) .*-d '((?:[^']|'\\'')*)'$(?:\n# → "data": (.*)$)?/gm)].map(
+  ([, name, body, shown]) => ({ name, body: body.replaceAll("'\\''", "'"), shown }),
+)
 
 describe('the README', () => {
   test('lists every operation of the registry with a worked example', () => {
@@ -24,13 +27,50 @@ describe('the README', () => {
     }
   })
 
-  test('every curl example is a request its operation answers with success', async () => {
-    assert.ok(curlExamples.length >= operations.length)
-    for (const { name, body } of curlExamples) {
+  test('every curl example is a request its operation answers with success, with the data the README shows', async () => {
+    assert.ok(curlExamples.filter(({ shown }) => shown !== undefined).length >= servedOperations.length)
+    const differences: string[] = []
+    for (const { name, body, shown } of curlExamples) {
       const operation = servedOperations.find((candidate) => candidate.name === name)
       assert.ok(operation, `the README calls ${name}, which is not served`)
       const data = await execute(operation, JSON.parse(body), { timeBudgetMs: 60_000 })
       assert.ok('result' in data || 'results' in data, `${name} answers ${JSON.stringify(data).slice(0, 200)}`)
+      const difference = shown === undefined ? undefined : differenceFromShown(shown, data)
+      if (difference !== undefined) differences.push(`${name} ${body}: ${difference}`)
     }
+    assert.deepEqual(differences, [], 'npm run docs writes the answers the service gives')
+  })
+})
+
+describe('an answer as the README shows it', () => {
+  const answer = {
+    result: 'x'.repeat(150),
+    count: 3,
+    items: Array.from({ length: 40 }, (_, index) => ({ index, name: `item ${index}` })),
+    warnings: [],
+  }
+
+  test('is short: a long string and the end of the longest array are left out, marked …', () => {
+    const shown = shownAnswer(answer)
+    assert.ok(shown.length <= 320, shown)
+    assert.match(shown, /^\{"result":"x{100}…","count":3,"items":\[\{"index":0,"name":"item 0"\},.*,…\],"warnings":\[\]\}$/)
+    assert.equal(differenceFromShown(shown, answer), undefined)
+  })
+
+  test('stands for that answer only: a changed value, a missing or an extra member, or a string that does not start alike', () => {
+    const shown = shownAnswer(answer)
+    assert.ok(differenceFromShown(shown, { ...answer, count: 4 }))
+    assert.ok(differenceFromShown(shown, { ...answer, result: 'y'.repeat(150) }))
+    assert.ok(differenceFromShown(shown, { ...answer, extra: true }))
+    assert.ok(differenceFromShown(shown, { result: answer.result, count: 3, items: answer.items }))
+    assert.ok(differenceFromShown(shown, { ...answer, items: answer.items.slice(0, 1) }))
+    assert.ok(differenceFromShown('{"result":"…","version":4}', { result: 1, version: 4 }), 'a "…" stands for a string')
+  })
+
+  test('reads … where a value differs from call to call as any value, and as the rest of an object or array', () => {
+    assert.equal(differenceFromShown('{"result":"…","results":["…"],"n":…}', { result: 'a', results: ['a'], n: 1.5 }), undefined)
+    assert.equal(differenceFromShown('{"a":[1,…],…}', { a: [1, 2, 3], b: { c: 'd' } }), undefined)
+    assert.equal(differenceFromShown('{"a":"x…y"}', { a: 'x…y' }), undefined, 'a … inside a string ends it only at the end')
+    assert.ok(differenceFromShown('{"a":"x…y"}', { a: 'x…yz' }))
   })
 })
