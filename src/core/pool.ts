@@ -56,8 +56,11 @@ const IDLE_TIMEOUT_MS = 30_000
  * The heap of one worker thread. V8 lets a heap grow far past what its live objects need before it
  * collects, which one large input after another turns into a process out of memory; with these
  * limits it collects early, and a single task that truly needs more (a YAML document near the body
- * limit with nested collections) ends its thread and is answered 422 LIMIT_EXCEEDED. Inputs that fit
- * in the time budget fit here.
+ * limit with nested collections) ends its thread and is answered 422 LIMIT_EXCEEDED. That holds for
+ * work made of many small objects: a thread that passes the limit in one large allocation (an array
+ * or a string of tens of MB) aborts the whole process instead, so the operations bound what could
+ * grow that large before they build it (test/worker-memory.test.ts). Inputs that fit in the time
+ * budget fit here.
  */
 export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 }
 
