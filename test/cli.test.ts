@@ -9,28 +9,8 @@ import { catalogue } from '../src/core/catalogue.ts'
 import { execute } from '../src/core/execute.ts'
 import { closeWorkerPool } from '../src/core/pool.ts'
 import { servedOperations } from '../src/served.ts'
-import { buildTestApp, post } from './helpers.ts'
+import { buildTestApp, devutils, post } from './helpers.ts'
 import { freePort, ROOT, spawnUntil } from './processes.ts'
-
-interface Outcome {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs the real command, `node bin/devutils.js …`, with `stdin` as its standard input (none: /dev/null). */
-function devutils(args: string[], stdin?: string | Buffer): Promise<Outcome> {
-  const child = spawn(process.execPath, ['bin/devutils.js', ...args], { cwd: ROOT, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (chunk) => (stdout += chunk))
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  if (stdin !== undefined) child.stdin!.end(stdin)
-  return new Promise((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 const operation = (name: string) => servedOperations.find((candidate) => candidate.name === name)!
 
@@ -53,14 +33,14 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
   })
 
   test('reads input from standard input, less one trailing line ending unless --raw-stdin', async () => {
-    assert.deepEqual(await devutils(['base64'], 'hi\r\n'), { code: 0, stdout: 'aGk=\n', stderr: '' })
-    assert.deepEqual(await devutils(['base64', '--raw-stdin'], 'hi\n'), { code: 0, stdout: 'aGkK\n', stderr: '' })
+    assert.deepEqual(await devutils(['base64'], { stdin: 'hi\r\n' }), { code: 0, stdout: 'aGk=\n', stderr: '' })
+    assert.deepEqual(await devutils(['base64', '--raw-stdin'], { stdin: 'hi\n' }), { code: 0, stdout: 'aGkK\n', stderr: '' })
   })
 
   test('heavy input from standard input runs on a worker thread under the launcher', async () => {
     const yaml = Array.from({ length: 200 }, (_, i) => `key${i}: value ${i}`).join('\n')
     assert.ok(yaml.length > 1024)
-    const run = await devutils(['yaml-json'], yaml)
+    const run = await devutils(['yaml-json'], { stdin: yaml })
     assert.equal(run.code, 0, run.stderr)
     assert.deepEqual(JSON.parse(run.stdout), Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`key${i}`, `value ${i}`])))
   })
@@ -93,7 +73,7 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
   test('content that only processing refuses (422) gives the same message as HTTP', async () => {
     const http = await post(app, 'base-convert', { input: '12z', fromBase: 10 })
     assert.equal(http.status, 422)
-    const run = await devutils(['base-convert', '--fromBase', '10'], '12z\n')
+    const run = await devutils(['base-convert', '--fromBase', '10'], { stdin: '12z\n' })
     assert.deepEqual(run, { code: 1, stdout: '', stderr: `devutils: INVALID_INPUT: ${http.body.error!.message}\n` })
   })
 
@@ -141,7 +121,7 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
   })
 
   test('pipeline takes --steps as JSON and its input from standard input', async () => {
-    const run = await devutils(['pipeline', '--steps', '[{"operation":"rot13"},{"operation":"base64"}]'], 'hello\n')
+    const run = await devutils(['pipeline', '--steps', '[{"operation":"rot13"},{"operation":"base64"}]'], { stdin: 'hello\n' })
     assert.deepEqual(run, { code: 0, stdout: 'dXJ5eWI=\n', stderr: '' })
   })
 
@@ -152,7 +132,7 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
     const code = await new Promise((resolve) => child.once('close', resolve))
     assert.equal(code, 0)
     assert.match(stdout, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\n$/)
-    const now = await devutils(['timestamp', '--json'], '')
+    const now = await devutils(['timestamp', '--json'], { stdin: '' })
     assert.equal(now.code, 0, now.stderr)
     assert.ok(Math.abs(JSON.parse(now.stdout).data.unixMs - Date.now()) < 60_000)
   })
