@@ -8,6 +8,7 @@ import { type CallToolResult, Client, InMemoryTransport, StreamableHTTPClientTra
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
+import { createWorkflows } from '../src/core/workflows.ts'
 import { annotationsFor, createMcpServer } from '../src/mcp/server.ts'
 import { mcpTools } from '../src/mcp/tools.ts'
 import { operations } from '../src/operations/index.ts'
@@ -207,6 +208,25 @@ describe('a defect in a tool', () => {
       assert.equal(summary, `INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}`)
       assert.deepEqual(error, { code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE })
       assert.equal((reported[0] as Error).message, DEFECT_MESSAGE)
+    } finally {
+      await client.close()
+    }
+  })
+
+  test('inside a pipeline step, is reported with the original error as its cause', async () => {
+    const reported: unknown[] = []
+    const { pipeline } = createWorkflows([brokenOperation])
+    const server = createMcpServer({ tools: [pipeline], reportDefect: (error) => reported.push(error) })
+    const client = new Client({ name: 'devutils-test', version: '1.0.0' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    await client.connect(clientSide)
+    try {
+      const { summary, error } = refusalOf(await client.callTool({ name: 'pipeline', arguments: { input: 'x', steps: [{ operation: 'broken' }] } }))
+      assert.equal(summary, `INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}`)
+      assert.deepEqual(error, { code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE, details: { step: 0, operation: 'broken' } })
+      assert.equal(reported.length, 1)
+      assert.equal(((reported[0] as Error).cause as Error).message, DEFECT_MESSAGE)
     } finally {
       await client.close()
     }

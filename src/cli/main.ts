@@ -66,12 +66,13 @@ function report(error: unknown): number {
     process.stderr.write(`devutils: ${error.message}\n`)
     return EXIT_USAGE
   }
-  if (isDevutilsError(error)) {
+  if (isDevutilsError(error) && error.code !== 'INTERNAL_ERROR') {
     process.stderr.write(`devutils: ${error.code}: ${error.message}\n`)
     return EXIT_FAILURE
   }
-  // A defect: said the way the service says it, with the stack and its causes for whoever runs the command.
-  process.stderr.write(`devutils: INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}\n${inspect(error)}\n`)
+  // A defect (thrown as it is, or already answered as INTERNAL_ERROR by a pipeline's step): said the
+  // way the service says it, with the stack and its causes for whoever runs the command.
+  process.stderr.write(`devutils: INTERNAL_ERROR: ${isDevutilsError(error) ? error.message : INTERNAL_ERROR_MESSAGE}\n${inspect(error)}\n`)
   return EXIT_FAILURE
 }
 

@@ -79,9 +79,9 @@ export function createMcpServer({
     try {
       return success(await execute(operation, args, { timeBudgetMs, reportDefect }))
     } catch (error) {
-      if (isDevutilsError(error)) return failure(error)
-      reportDefect?.(error)
-      return failure(new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE))
+      // A defect, whether thrown as it is or already answered as INTERNAL_ERROR (a pipeline's step), is reported with its causes.
+      if (!isDevutilsError(error) || error.code === 'INTERNAL_ERROR') reportDefect?.(error)
+      return failure(isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE))
     }
   }
   if (tools === undefined) registerDiscoveryTools(server, { operations, run, refuse: failure, validator: acceptEverything })
