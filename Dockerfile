@@ -20,7 +20,8 @@ RUN npm run build \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf /root/.npm
 
-# Runtime: node, the bundle, and piscina and @fastify/swagger-ui (which read files of their own at run time).
+# Runtime: node, the bundle (dist/, which holds Swagger UI's files too: the build copies them beside it), and the
+# production dependencies, of which piscina is loaded from node_modules (it starts its worker script by path).
 FROM ${BASE}
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="devutils" \

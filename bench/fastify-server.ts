@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto'
 import Fastify from 'fastify'
+import { addDuty, DUTY_VARIABLE } from './duties.ts'
 
 /**
- * Fastify alone, for information: the bare node:http baseline's small base64 encode and envelope
- * behind Fastify's defaults (its JSON parser and router, no plugins, no logging). Between the bare
- * server and the service, it shows what the framework itself costs a small request.
+ * Fastify alone: the bare node:http baseline's small base64 encode, answered in the service's
+ * envelope (success, data, meta with processingTime and requestId; X-Request-Id) through Fastify's
+ * defaults (its JSON parser, router and serializer), with no plugin, no hook and no logging. The
+ * bar of the saturation target is measured against it.
+ *
+ * With BENCH_DUTY=<duty>:<ours|plugin> (bench/duties.ts), it gets the service's first and last hooks
+ * and one duty, done by the service's own code or by the plugin for it: the A/B of `--only duties`.
  */
 const app = Fastify({ logger: false, genReqId: () => randomUUID() })
+
+const duty = process.env[DUTY_VARIABLE]
+if (duty) await addDuty(app, duty, Number(process.env.RATE_LIMIT_MAX))
 
 app.post('/api/v1/base64', (request, reply) => {
   const startedAt = performance.now()

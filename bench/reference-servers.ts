@@ -7,10 +7,9 @@ import { ROOT } from '../test/processes.ts'
 export const REFERENCE_SOURCES = { bare: 'bench/baseline-server.ts', fastify: 'bench/fastify-server.ts' } as const
 
 /**
- * The reference servers bundled as the service is built, into `outdir`, to run on plain
- * `node` as the service's build does. Run through tsx instead, each of them paid for its loader:
- * tsx keeps function names with a helper called for every closure created, a few per request
- * (about 2 µs of the bare server's 43 µs of CPU per small request, in a profile).
+ * The reference servers bundled as the service is built, into `outdir`, to run on plain `node` as
+ * the service's build does, not through tsx, whose name-keeping helper runs for every closure a
+ * request creates (docs/PERFORMANCE.md).
  */
 export async function bundleReferenceServers(outdir: string): Promise<Record<keyof typeof REFERENCE_SOURCES, string>> {
   const outExtension = '.mjs'

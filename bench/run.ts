@@ -1,8 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --only a,b] [-- --profile name]`: the service against a bare
- * node:http baseline, loaded from a separate process. Prints Markdown; exits non-zero only when
- * something is broken (a server that does not start, a response that is not 2xx), never for a
- * missed target, since timings vary from machine to machine.
+ * `npm run bench [-- --quick] [-- --only a,b] [-- --rounds n] [-- --duties a,b] [-- --profile name]`: the service against Fastify
+ * alone and a bare node:http baseline, loaded from a separate process, and the A/B of each duty the
+ * service does with its own code against the Fastify plugin for it. Prints Markdown; exits non-zero
+ * only when something is broken (a server that does not start, a wrong answer, a response that is
+ * not 2xx), never for a missed target, since timings vary from machine to machine.
  */
 
 import { deepStrictEqual } from 'node:assert/strict'
@@ -13,8 +14,9 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
+import { DUTIES, DUTY_NAMES, DUTY_VARIABLE, type Duty, type Variant } from './duties.ts'
 import { type Load, LoadGenerator, type LoadResult } from './load.ts'
-import { Bench, closed, type Measurement, median, type Plan, paced } from './measure.ts'
+import { Bench, closed, type Loader, type Measurement, median, type Plan, paced } from './measure.ts'
 import { nowUs, summarizeProfiles } from './profile.ts'
 import { bundleReferenceServers, REFERENCE_SOURCES } from './reference-servers.ts'
 import { BENCH_RATE_LIMIT_MAX, type Server, startServer } from './servers.ts'
@@ -35,25 +37,41 @@ import {
 } from './workloads.ts'
 import { WrkLoader, wrkInstalled } from './wrk.ts'
 
-const SECTIONS = ['startup', 'small', 'saturation', 'large', 'convert', 'isolation', 'scaling', 'growth'] as const
+const SECTIONS = ['startup', 'small', 'saturation', 'duties', 'large', 'convert', 'isolation', 'scaling', 'growth'] as const
 type Section = (typeof SECTIONS)[number]
 
 const { values: options } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, profile: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    profile: { type: 'string' },
+    rounds: { type: 'string' },
+    duties: { type: 'string' },
+  },
   strict: true,
 })
 const only = new Set((options.only?.split(',') ?? SECTIONS) as Section[])
 for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only takes ${SECTIONS.join(', ')}, not '${section}'`)
 
-const PLAN: Plan = options.quick ? { warmupSeconds: 0.5, rounds: 1, secondsPerRound: 1 } : { warmupSeconds: 2, rounds: 4, secondsPerRound: 5 }
+/** `--rounds n`: more alternated rounds than the plan's, where a difference is small for the machine's noise. */
+const ROUNDS = options.rounds === undefined ? undefined : Number(options.rounds)
+if (ROUNDS !== undefined && !(Number.isSafeInteger(ROUNDS) && ROUNDS > 0)) throw new Error(`--rounds takes a whole number of rounds, not '${options.rounds}'`)
+const PLAN: Plan = options.quick ? { warmupSeconds: 0.5, rounds: 1, secondsPerRound: 1 } : { warmupSeconds: 2, rounds: ROUNDS ?? 4, secondsPerRound: 5 }
 const CORES = availableParallelism()
 const SMALL_CONNECTIONS = 10
 /** Small requests at the same offered load for both servers: no batching of work under saturation favours either. */
 const STEADY_RATE = 1000
 /** The saturating load: wrk with one thread and this many connections, as the target is measured. */
 const SATURATION_CONNECTIONS = 32
-/** The bar for a small request's server CPU against the bare server's, with the production stack on. */
+/** The bar for a small request's server CPU against Fastify alone's, with the production stack on. */
 const CPU_BAR = 1.8
+/** The A/B of each duty: short rounds, many of them, since the differences sought are a few percent. */
+const DUTY_PLAN: Plan = options.quick ? { warmupSeconds: 0.5, rounds: 1, secondsPerRound: 1 } : { warmupSeconds: 1, rounds: ROUNDS ?? 12, secondsPerRound: 2 }
+/** `--duties a,b`: the duties A/B'd (all of them unless told). */
+const SELECTED_DUTIES = (options.duties?.split(',') ?? DUTY_NAMES) as Duty[]
+for (const duty of SELECTED_DUTIES) if (!DUTY_NAMES.includes(duty)) throw new Error(`--duties takes ${DUTY_NAMES.join(', ')}, not '${duty}'`)
+/** A duty is left to its Fastify plugin unless the plugin costs more than this share of the service's CPU per small request. */
+const PLUGIN_COST_BAR = 0.05
 const LARGE_CONNECTIONS = 4
 const CONVERT_CONNECTIONS = 2
 /** The isolation target's absolute alternative: a p99 this low beside heavy work is met whatever the ratio. */
@@ -67,7 +85,7 @@ const LARGE = {
   base64_1m: textOfBodySize('base64', MiB),
 }
 const CONVERT = { csv: csvOfBodySize(256 * KiB), yaml: yamlOfBodySize(256 * KiB) }
-/** The yaml-json throughput target: the 1 MiB YAML read into JSON, and its data (983 KB of JSON) written back as YAML. */
+/** The yaml-json throughput target: the 1 MiB YAML read into JSON, and its data, sent as JSON, written back as YAML. */
 const YAML_1M = yamlOfBodySize(MiB)
 const YAML_1M_BACK = post('yaml-json', { input: yamlRecords(YAML_1M), action: 'jsonToYaml' })
 const YAML_TARGETS = { readMBps: 8, writeMBps: 6 }
@@ -199,51 +217,58 @@ async function small(bench: Bench, { service, serviceWarn, fastify, baseline }: 
   }
   out(`### Small requests (${SMALL_CONNECTIONS} connections)`)
   out()
-  const row = (name: string, m: Measurement, reference: Measurement) => [
+  const row = (name: string, m: Measurement, framework: Measurement, bare: Measurement) => [
     name,
     count(m.perSecond),
     ms(m.latency('p50')),
     ms(m.latency('p99')),
     us(m.cpuPerRequest),
-    times(m.cpuPerRequest / reference.cpuPerRequest),
+    times(m.cpuPerRequest / framework.cpuPerRequest),
+    times(m.cpuPerRequest / bare.cpuPerRequest),
   ]
   table(
-    ['workload', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'CPU × bare base64, same load'],
+    ['workload', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'CPU × Fastify alone base64, same load', 'CPU × bare base64, same load'],
     [
-      row('base64, service (LOG_LEVEL=info), closed loop', info, bare),
-      row('base64, service with LOG_LEVEL=warn (for information), closed loop', warn, bare),
-      row('base64, Fastify alone (for information), closed loop', framework, bare),
-      row('base64, bare node:http, closed loop', bare, bare),
-      row(`base64, service (LOG_LEVEL=info), steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyBare),
-      row(`base64, Fastify alone (for information), steady ${count(STEADY_RATE)} req/s`, steadyFramework, steadyBare),
-      row(`base64, bare node:http, steady ${count(STEADY_RATE)} req/s`, steadyBare, steadyBare),
-      ...others.map(([name, m]) => row(`${name}, service, closed loop`, m, bare)),
+      row('base64, service (LOG_LEVEL=info), closed loop', info, framework, bare),
+      row('base64, service with LOG_LEVEL=warn (for information), closed loop', warn, framework, bare),
+      row('base64, Fastify alone, closed loop', framework, framework, bare),
+      row('base64, bare node:http (for information), closed loop', bare, framework, bare),
+      row(`base64, service (LOG_LEVEL=info), steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyFramework, steadyBare),
+      row(`base64, Fastify alone, steady ${count(STEADY_RATE)} req/s`, steadyFramework, steadyFramework, steadyBare),
+      row(`base64, bare node:http (for information), steady ${count(STEADY_RATE)} req/s`, steadyBare, steadyFramework, steadyBare),
+      ...others.map(([name, m]) => row(`${name}, service, closed loop`, m, framework, bare)),
     ],
   )
-  const cpuTarget = (load: string, mine: Measurement, reference: Measurement, extra = '') => {
-    const ratio = mine.cpuPerRequest / reference.cpuPerRequest
+  const cpuTarget = (load: string, mine: Measurement, framework: Measurement, bare: Measurement, extra = '') => {
+    const ratio = mine.cpuPerRequest / framework.cpuPerRequest
     target(
       `server CPU per small request, ${load}`,
-      `≤ ${CPU_BAR}× bare node:http`,
-      `${times(ratio)}${ratioRange(mine.cpuPerResponse, reference.cpuPerResponse)}${extra}`,
+      `≤ ${CPU_BAR}× Fastify alone`,
+      `${times(ratio)}${ratioRange(mine.cpuPerResponse, framework.cpuPerResponse)}${extra}; × bare node:http: ${times(mine.cpuPerRequest / bare.cpuPerRequest)}`,
       ratio <= CPU_BAR,
     )
   }
-  const framed = (frameworkRun: Measurement, reference: Measurement) => `; Fastify alone: ${times(frameworkRun.cpuPerRequest / reference.cpuPerRequest)}`
-  cpuTarget('closed loop', info, bare, `; ${times(warn.cpuPerRequest / bare.cpuPerRequest)} with LOG_LEVEL=warn${framed(framework, bare)}`)
-  cpuTarget(`steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyBare, framed(steadyFramework, steadyBare))
+  cpuTarget('closed loop', info, framework, bare, `; ${times(warn.cpuPerRequest / framework.cpuPerRequest)} with LOG_LEVEL=warn`)
+  cpuTarget(`steady ${count(STEADY_RATE)} req/s`, steadyInfo, steadyFramework, steadyBare)
+}
+
+/** wrk where it is installed, else the node load generator's closed loop; and how the tables name it. */
+function saturatingLoader(): { wrk: WrkLoader | undefined; client: string } {
+  const wrk = wrkInstalled() ? new WrkLoader() : undefined
+  const client = wrk ? `wrk -t1 -c${SATURATION_CONNECTIONS}` : `the node load generator, ${SATURATION_CONNECTIONS} connections (wrk is not installed)`
+  return { wrk, client }
 }
 
 /**
  * Small requests at saturation, as the target measures them: wrk (one thread, 32 connections,
  * a separate C process) keeps the server busy, and the server's CPU per request is compared with
- * the bare server's and Fastify alone's in the same run. Without wrk, the node load generator's
- * closed loop with the same connections stands in (a Node client saturates less).
+ * Fastify alone's answering the same request, and the bare server's, in the same run. Without wrk,
+ * the node load generator's closed loop with the same connections stands in (a Node client
+ * saturates less).
  */
 async function saturation(bench: Bench, { service, fastify, baseline }: Servers) {
   progress('saturation')
-  const wrk = wrkInstalled() ? new WrkLoader() : undefined
-  const client = wrk ? `wrk -t1 -c${SATURATION_CONNECTIONS}` : `the node load generator, ${SATURATION_CONNECTIONS} connections (wrk is not installed)`
+  const { wrk, client } = saturatingLoader()
   let measurements: Measurement[]
   try {
     measurements = await bench.compare('small base64, saturated', [service, fastify, baseline], closed([SMALL.base64], SATURATION_CONNECTIONS), false, wrk)
@@ -254,11 +279,21 @@ async function saturation(bench: Bench, { service, fastify, baseline }: Servers)
   out(`### Saturation: small base64, ${client}, closed loop`)
   out()
   table(
-    ['server', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'CPU × bare', 'server CPU, share of the cores', 'client CPU, share of the cores'],
+    [
+      'server',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'server CPU µs/req',
+      'CPU × Fastify alone',
+      'CPU × bare',
+      'server CPU, share of the cores',
+      'client CPU, share of the cores',
+    ],
     [
       ['service (production stack: LOG_LEVEL=info, rate limit, metrics)', mine],
-      ['Fastify alone', framework],
-      ['bare node:http', bare],
+      ['Fastify alone (the same request and envelope, no plugin)', framework],
+      ['bare node:http (for information)', bare],
     ].map(([name, m]) => {
       const measurement = m as Measurement
       return [
@@ -267,18 +302,134 @@ async function saturation(bench: Bench, { service, fastify, baseline }: Servers)
         ms(measurement.latency('p50')),
         ms(measurement.latency('p99')),
         us(measurement.cpuPerRequest),
+        `${times(measurement.cpuPerRequest / framework.cpuPerRequest)}${ratioRange(measurement.cpuPerResponse, framework.cpuPerResponse)}`,
         `${times(measurement.cpuPerRequest / bare.cpuPerRequest)}${ratioRange(measurement.cpuPerResponse, bare.cpuPerResponse)}`,
         percentOfCores(measurement.serverCpuSeconds, measurement.seconds),
         percentOfCores(measurement.loaderCpuSeconds, measurement.seconds),
       ]
     }),
   )
-  const ratio = mine.cpuPerRequest / bare.cpuPerRequest
+  const ratio = mine.cpuPerRequest / framework.cpuPerRequest
   target(
     `server CPU per small request at saturation (${wrk ? 'wrk' : 'node client'})`,
-    `≤ ${CPU_BAR}× bare node:http`,
-    `${times(ratio)}${ratioRange(mine.cpuPerResponse, bare.cpuPerResponse)}; Fastify alone: ${times(framework.cpuPerRequest / bare.cpuPerRequest)}`,
+    `≤ ${CPU_BAR}× Fastify alone`,
+    `${times(ratio)}${ratioRange(mine.cpuPerResponse, framework.cpuPerResponse)}; × bare node:http: ${times(mine.cpuPerRequest / bare.cpuPerRequest)}, Fastify alone × bare: ${times(framework.cpuPerRequest / bare.cpuPerRequest)}`,
     ratio <= CPU_BAR,
+  )
+}
+
+/** The headers of a response that say what it is, without those that differ from one response to the next. */
+const VARYING_HEADERS = new Set(['date', 'x-request-id', 'content-length', 'ratelimit', 'ratelimit-remaining', 'ratelimit-reset'])
+function constantHeadersOf(response: Response): Record<string, string> {
+  return Object.fromEntries(
+    [...response.headers]
+      .filter(([name]) => !VARYING_HEADERS.has(name))
+      // helmet writes a policy's directives without a space after each semicolon: the same policy.
+      .map(([name, value]) => [name, name === 'content-security-policy' ? value.replace(/;\s*/g, '; ') : value])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  )
+}
+
+/** What the two variants of a duty must answer alike: the small POST's status, data and headers. */
+async function dutyAnswer(server: Server) {
+  const { path, body } = SMALL.base64
+  const answer = await fetch(`${server.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', origin: 'https://example.org' } })
+  const envelope = (await answer.json()) as { data: unknown }
+  return { status: answer.status, data: envelope.data, headers: constantHeadersOf(answer) }
+}
+
+/**
+ * The A/B of each duty the service does with its own code, against the Fastify plugin for it:
+ * Fastify alone with the service's hooks and the duty done by ours, and the same with the duty done
+ * by the plugin (bench/duties.ts), in alternated rounds (ours then the plugin, then the plugin then
+ * ours) with the service beside them in each round. Each round gives a paired ratio, the plugin's
+ * CPU per request over ours; the median ratio, less one, times ours' CPU per request is what the
+ * plugin costs more, given as a share of the service's CPU per request.
+ */
+async function duties(bench: Bench, { service }: Servers, fastifyScript: string, logDir: string) {
+  progress('duties')
+  const { wrk, client } = saturatingLoader()
+  const loader: Loader = wrk ?? bench.loader
+  const load = closed([SMALL.base64], SATURATION_CONNECTIONS)
+  const rows: string[][] = []
+  try {
+    for (const duty of SELECTED_DUTIES) {
+      progress(`duty: ${duty}`)
+      const start = (variant: Variant) =>
+        startServer({
+          label: `Fastify + ${duty} (${variant})`,
+          script: fastifyScript,
+          env: { [DUTY_VARIABLE]: `${duty}:${variant}`, RATE_LIMIT_MAX: String(BENCH_RATE_LIMIT_MAX) },
+          logDir,
+        })
+      const ours = await start('ours')
+      const plugin = await start('plugin').catch(async (error: Error) => {
+        await ours.stop()
+        throw error
+      })
+      try {
+        deepStrictEqual(await dutyAnswer(plugin), await dutyAnswer(ours), `${duty}: the plugin does not answer as ours does`)
+        const perRound = { ours: [] as number[], plugin: [] as number[], service: [] as number[] }
+        const cpu = { ours: 0, plugin: 0, service: 0 }
+        const responses = { ours: 0, plugin: 0, service: 0 }
+        const servers = { ours, plugin, service }
+        for (const name of ['ours', 'plugin', 'service'] as const)
+          await bench.run(servers[name], { ...load, seconds: DUTY_PLAN.warmupSeconds }, `${duty} (warm-up)`, loader)
+        for (let round = 0; round < DUTY_PLAN.rounds; round++) {
+          // Ours and the plugin one after the other, each first in every other round; the service beside them.
+          const order = round % 2 === 0 ? (['ours', 'plugin', 'service'] as const) : (['service', 'plugin', 'ours'] as const)
+          for (const name of order) {
+            const { result, serverCpuSeconds } = await bench.run(servers[name], { ...load, seconds: DUTY_PLAN.secondsPerRound }, `${duty} A/B`, loader)
+            perRound[name].push(serverCpuSeconds / Math.max(1, result.ok))
+            cpu[name] += serverCpuSeconds
+            responses[name] += result.ok
+          }
+        }
+        const perRequest = (name: keyof typeof cpu) => cpu[name] / Math.max(1, responses[name])
+        // The paired ratio of each round, and what a ratio means in the service's CPU per request.
+        const ratios = perRound.plugin.map((pluginCpu, i) => pluginCpu / perRound.ours[i])
+        progress(`${duty}: plugin ÷ ours by round ${ratios.map((ratio) => ratio.toFixed(3)).join(' ')}`)
+        const ratio = median(ratios)
+        const shareOf = (r: number) => ((r - 1) * perRequest('ours')) / perRequest('service')
+        const share = shareOf(ratio)
+        const percent = (value: number) => `${(value * 100).toFixed(1)} %`
+        rows.push([
+          duty,
+          DUTIES[duty as Duty].ours,
+          DUTIES[duty as Duty].plugin,
+          `${us(perRequest('ours'))} / ${us(perRequest('plugin'))} / ${us(perRequest('service'))}`,
+          `${times(ratio)}${ratioRange(perRound.plugin, perRound.ours)}`,
+          `${((ratio - 1) * perRequest('ours') * 1e6).toFixed(1)}`,
+          `${percent(share)}${ratios.length > 1 ? ` (rounds ${percent(shareOf(Math.min(...ratios)))} to ${percent(shareOf(Math.max(...ratios)))})` : ''}`,
+          share <= PLUGIN_COST_BAR ? 'the plugin' : '**ours**',
+        ])
+      } finally {
+        await Promise.all([ours.stop(), plugin.stop()])
+      }
+    }
+  } finally {
+    wrk?.close()
+  }
+  out(`### Duties: each duty done by the service's own code against its Fastify plugin, small base64, ${client}`)
+  out()
+  out(
+    `Fastify alone with the service's hooks and one duty, done by ours or by the plugin; ${DUTY_PLAN.rounds} alternated rounds of ${DUTY_PLAN.secondsPerRound} s, the service measured in each round. ` +
+      "The plugin's cost is the median of the rounds' paired ratios, plugin ÷ ours, less one, times ours' CPU per request, as a share of the service's. " +
+      `A duty goes to its plugin unless the plugin costs more than ${PLUGIN_COST_BAR * 100} % of the service's CPU per small request.`,
+  )
+  out()
+  table(
+    [
+      'duty',
+      'ours',
+      'the plugin',
+      'server CPU µs/req: ours / plugin / service',
+      'plugin ÷ ours: median of the rounds (range)',
+      'plugin − ours, µs/req',
+      "plugin − ours, share of the service's CPU per request (rounds' range)",
+      'done by',
+    ],
+    rows,
   )
 }
 
@@ -581,11 +732,27 @@ async function checkAnswers(bench: Bench, servers: Servers) {
       deepStrictEqual(await call(servers.baseline, request), expected, `the baseline's answer to ${request.path} is wrong`)
     }
     deepStrictEqual(await call(servers.fastify, SMALL.base64), base64(SMALL.base64), `Fastify alone's answer to ${SMALL.base64.path} is wrong`)
+    deepStrictEqual(await envelopeShape(servers.fastify), await envelopeShape(servers.service), "Fastify alone does not answer in the service's envelope")
     for (const request of others) await call(servers.service, request)
     await call(servers.serviceTwoWorkers, SMALL.base64)
     await call(servers.serviceWarn, SMALL.base64)
   } catch (error) {
     bench.failures.push(`answers checked before load: ${(error as Error).message}`)
+  }
+}
+
+/** What an answer to the small base64 request is made of: its status, its content type, the envelope's keys, and whether X-Request-Id is meta.requestId. */
+async function envelopeShape(server: Server) {
+  const { path, body } = SMALL.base64
+  const response = await fetch(`${server.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+  const envelope = (await response.json()) as { data: Record<string, unknown>; meta: Record<string, unknown> }
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    keys: Object.keys(envelope),
+    dataKeys: Object.keys(envelope.data),
+    metaKeys: Object.keys(envelope.meta),
+    requestIdHeader: response.headers.get('x-request-id') === envelope.meta.requestId,
   }
 }
 
@@ -707,6 +874,7 @@ async function main(): Promise<number> {
       if (only.has('startup')) await startup(bench, logDir)
       if (only.has('small')) await small(bench, servers)
       if (only.has('saturation')) await saturation(bench, servers)
+      if (only.has('duties')) await duties(bench, servers, references.fastify, logDir)
       if (only.has('large')) await large(bench, servers)
       if (only.has('convert')) await convert(bench, servers)
       if (only.has('isolation')) await isolation(bench, loaders[1], servers)

@@ -92,7 +92,7 @@ export const errorAnswers = fastifyPlugin(async function errorAnswers(app: Fasti
     const devutilsError = toDevutilsError(error, bodyLimit)
     // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
     // as designed, already in the request's own log line, and formatting a stack through the source
-    // maps (npm start's --enable-source-maps) loads them, tens of MB, in the middle of an overload.
+    // maps (npm start's --enable-source-maps) loads those large maps in the middle of an overload.
     if (devutilsError.code === 'INTERNAL_ERROR') request.log.error({ defect: describeDefect(error) }, 'request failed')
     return sendError(request, reply, devutilsError)
   })

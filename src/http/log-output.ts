@@ -8,10 +8,9 @@ export interface LogOutputTarget {
 }
 
 /**
- * Standard output for the log, written a few kilobytes at a time: a write per log line was a sixth
- * of a small request's CPU, and pino's asynchronous destination (sonic-boom) measures the length in
- * bytes of its whole growing buffer on every line, which cost a small request more than building
- * the line itself (docs/PERFORMANCE.md). Lines are kept as a list and joined once per write.
+ * Standard output for the log, written LOG_BUFFER_CHARACTERS at a time: lines are kept as a list
+ * and joined once per write.
+ * Ours rather than pino.destination, which measures the UTF-8 length of its pending text on every line (docs/PERFORMANCE.md, "Duties").
  *
  * A line reaches the log within a second. Node writes standard output synchronously to files and
  * pipes on Linux, so what is buffered is written when the process exits, even after an uncaught

@@ -22,7 +22,7 @@ export const MCP_PATH = '/mcp'
  * There is no Host/Origin allow-list: the service is public, its tools are pure and read-only, and
  * it keeps no session or credential that a rebound or cross-site request could reach.
  *
- * The MCP SDK is loaded with the first request to /mcp: it is a third of what the server would
+ * The MCP SDK is loaded with the first request to /mcp: it is a large part of what the server would
  * otherwise load and compile before it is ready, for a route many instances never serve.
  */
 export async function mcpRoute(app: FastifyInstance, options: { timeBudgetMs: number; allTools: boolean }) {

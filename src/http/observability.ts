@@ -11,7 +11,7 @@ import { RequestMetrics } from './request-metrics.ts'
  * for the service's own routes, and one label for everything unknown (so that random URLs cannot
  * blow up the metric's cardinality). Worked out once per route.
  */
-function operationLabels() {
+export function operationLabels() {
   const labels = new Map<string, OperationLabel>()
   const unknown = { label: 'unknown', quoted: '"unknown"' }
   return (route: string | undefined): OperationLabel => {
@@ -27,7 +27,7 @@ function operationLabels() {
 }
 
 /** A request's operation label, and the same as a JSON string for the log line. */
-interface OperationLabel {
+export interface OperationLabel {
   label: string
   quoted: string
 }
@@ -43,11 +43,10 @@ export interface LogStream {
 /**
  * Writes the line each request ends with, exactly as pino writes it through the request's logger
  * (its level, time, pid and hostname, then the request id and the fields, then the message), but
- * built directly: the fields are few and fixed, and pino's general path (a child logger, serializer
- * lookups, escaping key by key) cost more than the rest of the line. Undefined when LOG_LEVEL leaves
- * the line out.
+ * built directly, since the fields are few and fixed. Undefined when LOG_LEVEL leaves the line out.
+ * Ours rather than pino's logger.info, whose general path (serializer lookups, escaping key by key) costs more (docs/PERFORMANCE.md, "Duties").
  */
-function completionLineWriter(logger: Logger, stream: LogStream | undefined) {
+export function completionLineWriter(logger: Logger, stream: LogStream | undefined) {
   if (stream === undefined || !logger.isLevelEnabled('info')) return undefined
   const head = `{"level":${pino.levels.values.info},"time":`
   // The root logger's base fields, which app.ts gives pino (LOG_BASE), in pino's order.
@@ -95,9 +94,9 @@ export const observability = fastifyPlugin(async function observability(app: Fas
 type LogArguments = Parameters<FastifyBaseLogger['info']>
 
 /**
- * Each request's logger (`request.log`, which carries the request id), built when it first writes:
- * pino builds a child logger in several microseconds, and most requests never use theirs, since
- * the one line each request writes is written directly (above). Fastify's `childLoggerFactory`.
+ * Each request's logger (`request.log`, which carries the request id), built when it first writes,
+ * since most requests never use theirs: their one line is written directly (above). Fastify's
+ * `childLoggerFactory`.
  */
 class DeferredChildLogger {
   #built: FastifyBaseLogger | undefined

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import cors from '@fastify/cors'
+import underPressure from '@fastify/under-pressure'
+import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import helmet from 'helmet'
 import type { Redis } from 'ioredis'
 import { commonJsExports } from '../core/commonjs.ts'
 import type { Config } from '../core/config.ts'
 import { DevutilsError } from '../core/errors.ts'
-import { watchEventLoopLag } from './load-shedding.ts'
 import { BODY_MEMORY_BUDGET_BYTES, bodyBudgetCheck, MemoryBudget } from './memory-budget.ts'
 import { memoryStore, rateLimiter, redisStore } from './rate-limit.ts'
 
@@ -33,20 +34,18 @@ export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = {
  */
 const UNLIMITED_ROUTES = new Set(['/health', '/ready', '/metrics', '*'])
 
-/** CORS for any origin and no credentials: the same headers on every response. */
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'X-Request-Id, Retry-After, RateLimit-Policy, RateLimit, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
-}
-
-/** A preflight's answer, to any OPTIONS request (a request that is not a preflight gets it too, rather than a 404). */
-const PREFLIGHT_HEADERS = {
-  'access-control-allow-methods': 'GET, POST',
+/**
+ * CORS for any origin and no credentials (@fastify/cors): what a browser may read of an answer, and
+ * what a preflight allows. Any OPTIONS request gets a preflight's answer, rather than a 404.
+ */
+const CORS_OPTIONS = {
+  origin: '*',
+  exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+  methods: ['GET', 'POST'],
   // MCP clients in a browser send the protocol's own headers (Streamable HTTP at /mcp).
-  'access-control-allow-headers': 'Content-Type, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
-  'access-control-max-age': '86400',
-  // Safari waits for a body on a 204 without it.
-  'content-length': '0',
+  allowedHeaders: ['Content-Type', 'X-Request-Id', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+  maxAge: 86400,
+  strictPreflight: false,
 }
 
 const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
@@ -74,8 +73,8 @@ const HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
 
 /**
  * helmet's security headers, computed once by running its middleware against a response that only
- * records them. They are the same for every response here (no nonces, no per-route settings), and
- * building them per request was the largest avoidable cost of a small request (docs/PERFORMANCE.md).
+ * records them: they are the same for every response here (no nonces, no per-route settings).
+ * Ours rather than @fastify/helmet, which runs helmet anew for every request (docs/PERFORMANCE.md, "Duties").
  */
 export function securityHeaders(options = HELMET_OPTIONS): Record<string, string> {
   const headers: Record<string, string> = {}
@@ -101,9 +100,9 @@ const isPage = (url: string) => url === '/docs' || url.startsWith('/docs/') || u
 /**
  * What an answer that no browser renders needs (JSON, metrics): not cached, no content allowed to
  * load or frame it should it ever be rendered, no type sniffing, and HTTPS only. helmet's other
- * headers concern pages; each header a response carries costs a small request measurably.
+ * headers concern pages.
  */
-function apiHeaders(pageHeaders: Record<string, string>): Record<string, string> {
+export function apiHeaders(pageHeaders: Record<string, string>): Record<string, string> {
   return {
     'cache-control': 'no-store',
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
@@ -127,37 +126,40 @@ export interface ProtectionOptions {
 }
 
 /**
- * The duties every request goes through before its route runs: its id and start time, security
- * headers (helmet's whole set on HTML pages, the few an API needs on the rest), CORS, load
- * shedding, rate limiting and the memory budget of bodies in flight. One onRequest hook on the
- * whole app (so every route and the not-found handler are covered) rather than one plugin per
- * duty: docs/PERFORMANCE.md holds the A/B against Fastify's own plugins for each.
+ * The duties every request goes through before its route runs, on the whole app (so every route
+ * and the not-found handler are covered), in this order: its id and start time and its security
+ * headers (helmet's whole set on HTML pages, the few an API needs on the rest); CORS, which answers
+ * preflights (@fastify/cors); load shedding (@fastify/under-pressure); rate limiting (rate-limit.ts)
+ * and the memory budget of bodies in flight. Every refusal (429, 503) therefore carries the id,
+ * the security headers and CORS.
  */
 export const protection = fastifyPlugin(async function protection(app: FastifyInstance, { config, overload }: ProtectionOptions) {
   const security = securityHeaders()
-  const pageHeaders = { ...security, ...CORS_HEADERS }
-  const answerHeaders = { ...apiHeaders(security), ...CORS_HEADERS }
-  app.options('*', { schema: { hide: true } }, (_request, reply) => reply.code(204).headers(PREFLIGHT_HEADERS).send())
-  const lag = watchEventLoopLag(overload.maxEventLoopDelayMs, overload.sampleIntervalMs)
-  app.addHook('onClose', async () => lag.stop())
-  const countRequest = config.rateLimitMax > 0 ? await rateLimit(app, config) : undefined
-  const reserveBody = bodyBudgetCheck(new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
-  const protect = (request: FastifyRequest, reply: FastifyReply, done: (refusal?: Error) => void) => {
-    reply.headers(isPage(request.url) ? pageHeaders : answerHeaders)
-    if (lag.exceeded()) return done(new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment'))
-    const counted = countRequest?.(request, reply, request.routeUrl)
-    // After the rate limit, so that a client past its limit is told so and reserves nothing.
-    if (counted instanceof Promise) counted.then((refusal) => done(refusal ?? reserveBody(request, reply)))
-    else done(counted ?? reserveBody(request, reply))
-  }
+  const answerHeaders = apiHeaders(security)
   app.decorateRequest('startedAt', 0)
   app.decorateRequest('routeUrl', undefined)
   app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now()
     // Read once: Fastify builds a new routeOptions object on each read.
     request.routeUrl = request.routeOptions.url
-    reply.header('x-request-id', request.id)
-    protect(request, reply, done)
+    reply.header('x-request-id', request.id).headers(isPage(request.url) ? security : answerHeaders)
+    done()
+  })
+  await app.register(cors, CORS_OPTIONS)
+  if (overload.maxEventLoopDelayMs > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: overload.maxEventLoopDelayMs,
+      sampleInterval: overload.sampleIntervalMs,
+      pressureHandler: () => Promise.reject(new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment')),
+    })
+  }
+  const countRequest = config.rateLimitMax > 0 ? await rateLimit(app, config) : undefined
+  const reserveBody = bodyBudgetCheck(new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
+  app.addHook('onRequest', (request, reply, done) => {
+    const counted = countRequest?.(request, reply, request.routeUrl)
+    // After the rate limit, so that a client past its limit is told so and reserves nothing.
+    if (counted instanceof Promise) counted.then((refusal) => done(refusal ?? reserveBody(request, reply)))
+    else done(counted ?? reserveBody(request, reply))
   })
 })
 
@@ -169,7 +171,7 @@ async function rateLimit(app: FastifyInstance, config: Config) {
 
 /**
  * A Redis client that never makes a request wait: no offline queue, one retry, short timeouts.
- * ioredis's defaults queue commands while Redis is down, which holds every request for 15 s and more.
+ * ioredis's defaults queue commands while Redis is down, which would hold every request with them.
  * ioredis is loaded only here: an instance without REDIS_URL never reads or compiles it.
  */
 async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {

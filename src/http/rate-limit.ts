@@ -103,11 +103,9 @@ const POLICY = '"default"'
  * RateLimit-Limit, -Remaining and -Reset, which many clients still read; past the limit it is 429
  * RATE_LIMITED with Retry-After. Unknown paths are counted too, since scanners send those. If the
  * store fails (Redis unreachable), the request is served without a count: the limiter fails open.
- *
- * Written for this service rather than taken from @fastify/rate-limit, whose chain of promises per
- * request cost a small request 20–30 µs (docs/PERFORMANCE.md); in memory it is synchronous. It
- * answers a function that counts one request (`route` is the request's route path, undefined for
- * an unknown path), called by the service's one onRequest hook (protection.ts).
+ * It answers a function that counts one request (`route` is the request's route path, undefined for
+ * an unknown path), called by protection.ts's onRequest hook; in memory it is synchronous.
+ * Ours rather than @fastify/rate-limit, which with the others pushed a small request past its target (docs/PERFORMANCE.md, "Duties").
  */
 export function rateLimiter({ max, windowMs, store, unlimitedRoutes }: RateLimitOptions) {
   const limit = String(max)

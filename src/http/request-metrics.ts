@@ -15,8 +15,8 @@ interface Series {
 /**
  * Requests answered and their latency, per operation, method and status, in Prometheus's text
  * format. Recording a request allocates nothing (nested maps of numbers), where prom-client's
- * labelled metrics build and hash a key from the labels on every call, the largest part of the
- * metrics' cost per request (docs/PERFORMANCE.md). prom-client still gives the process metrics.
+ * labelled metrics build and hash a key from the labels on every call (docs/PERFORMANCE.md).
+ * prom-client still gives the process metrics.
  */
 export class RequestMetrics {
   readonly #series = new Map<string, Map<string, Map<number, Series>>>()
