@@ -225,3 +225,31 @@ describe('defects inside workflows over HTTP', () => {
     }
   })
 })
+
+describe('load shedding', () => {
+  test('sheds operation calls while the event loop lags, but never the probes or the scrape', async () => {
+    const app = await buildTestApp({}, { maxEventLoopDelayMs: 100, sampleIntervalMs: 20 })
+    try {
+      const port = await listening(app)
+      let shed = false
+      for (let attempt = 0; attempt < 5 && !shed; attempt++) {
+        const until = performance.now() + 400
+        while (performance.now() < until) {
+          // The event loop is held, as a burst of synchronous work would hold it.
+        }
+        const [operation, health, ready, metrics] = await Promise.all([
+          send(port, { method: 'POST', path: `${API_PREFIX}/base64`, headers: json, body: '{"input":"x"}' }),
+          send(port, { path: '/health' }),
+          send(port, { path: '/ready' }),
+          send(port, { path: '/metrics' }),
+        ])
+        assert.deepEqual([health.status, ready.status, metrics.status], [200, 200, 200])
+        shed = operation.status === 503
+        if (shed) assert.equal(JSON.parse(operation.body.toString()).error.code, 'OVERLOADED')
+      }
+      assert.ok(shed, 'an operation call was shed while the loop lagged')
+    } finally {
+      await app.close()
+    }
+  })
+})

@@ -4,6 +4,7 @@ import fastifyPlugin from 'fastify-plugin'
 import { type Bindings, type ChildLoggerOptions, type Logger, pino } from 'pino'
 import { collectDefaultMetrics, Registry } from 'prom-client'
 import { API_PREFIX } from '../core/catalogue.ts'
+import { ANSWERED_UNDER_LOAD } from './protection.ts'
 import { RequestMetrics } from './request-metrics.ts'
 
 /**
@@ -83,7 +84,10 @@ export const observability = fastifyPlugin(async function observability(app: Fas
 
   app.get(
     '/metrics',
-    { schema: { tags: ['service'], summary: 'Prometheus metrics: requests and latency per operation and status, event-loop lag, process metrics' } },
+    {
+      ...ANSWERED_UNDER_LOAD,
+      schema: { tags: ['service'], summary: 'Prometheus metrics: requests and latency per operation and status, event-loop lag, process metrics' },
+    },
     async (_request, reply) => {
       reply.type(registry.contentType)
       return `${await registry.metrics()}\n${requests.exposition()}`

@@ -35,6 +35,14 @@ export const DEFAULT_OVERLOAD_LIMITS: OverloadLimits = {
 const UNLIMITED_ROUTES = new Set(['/health', '/ready', '/metrics', '*'])
 
 /**
+ * The route options of the probes and the scrape, which are answered while load is shed: an
+ * orchestrator that saw a busy instance fail its liveness probe would restart it, and a scrape
+ * under load is when its figures matter. A per-route handler of @fastify/under-pressure that
+ * answers nothing lets the request through.
+ */
+export const ANSWERED_UNDER_LOAD = { config: { pressureHandler: () => undefined } }
+
+/**
  * CORS for any origin and no credentials (@fastify/cors): what a browser may read of an answer, and
  * what a preflight allows. Any OPTIONS request gets a preflight's answer, rather than a 404.
  */

@@ -5,6 +5,7 @@ import { DevutilsError } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
 import { CatalogueSchema, HealthSchema, ReadySchema, serviceRouteSchema } from './openapi.ts'
+import { ANSWERED_UNDER_LOAD } from './protection.ts'
 
 /** The catalogue of operations, and the probes a load balancer or orchestrator calls. */
 export async function serviceRoutes(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
@@ -24,6 +25,7 @@ export async function serviceRoutes(app: FastifyInstance, { operations }: { oper
   app.get(
     '/health',
     {
+      ...ANSWERED_UNDER_LOAD,
       schema: serviceRouteSchema({
         operationId: 'health',
         summary: 'Liveness: the process answers',
@@ -36,6 +38,7 @@ export async function serviceRoutes(app: FastifyInstance, { operations }: { oper
   app.get(
     '/ready',
     {
+      ...ANSWERED_UNDER_LOAD,
       schema: serviceRouteSchema({
         operationId: 'ready',
         summary: 'Readiness: 200 while the instance takes work, 503 while starting or shutting down',
