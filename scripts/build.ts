@@ -8,16 +8,32 @@ import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { build, type Metafile } from 'esbuild'
+import { build, version as esbuildVersion } from 'esbuild'
 import { buildApp } from '../src/http/app.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
 import { WEB_ASSETS_PATH } from '../src/web/paths.ts'
+import {
+  assertEnginesCoverFloor,
+  type BundledPackage,
+  bundledPackages,
+  cycloneDxSbom,
+  installedDependencies,
+  SBOM_FILE,
+  swaggerUiVersion,
+} from './bundle-manifest.ts'
 import { NODE_BUNDLE } from './node-bundle.ts'
 import { webCatalogue } from './web-catalogue.ts'
 
 const root = new URL('..', import.meta.url).pathname
-const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string
+  version: string
+  description: string
+  license: string
+  engines: { node: string }
+  dependencies: Record<string, string>
+}
 
 /**
  * Dependencies left out of the bundle, loaded from node_modules as usual: piscina starts its own
@@ -69,7 +85,13 @@ await build({
 // Its types: declarations of the operations' TypeBox schemas, which the client's methods are typed from.
 execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.client.json'], { cwd: root, stdio: 'inherit' })
 
-writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(result.metafile))
+const bundled = bundledPackages(root, result.metafile)
+assertEnginesCoverFloor(
+  bundled.map(({ manifest }) => manifest),
+  packageJson.engines.node,
+)
+writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(bundled))
+writeFileSync(join(outdir, SBOM_FILE), `${JSON.stringify(sbom(bundled), null, 2)}\n`)
 writeFileSync(join(outdir, 'openapi.json'), await openApiDocument())
 
 /**
@@ -88,20 +110,30 @@ async function openApiDocument(): Promise<string> {
  * The licence texts of every package whose code the bundle holds, as their licences ask of copies;
  * the unbundled dependencies keep theirs in node_modules.
  */
-function thirdPartyLicenses(metafile: Metafile): string {
-  const packageDirs = new Set<string>()
-  for (const input of Object.keys(metafile.inputs)) {
-    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)
-    if (match) packageDirs.add(match[1])
-  }
-  const sections = [...packageDirs].sort().map((dir) => {
-    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string }
+function thirdPartyLicenses(bundled: BundledPackage[]): string {
+  const sections = bundled.map(({ dir, manifest }) => {
     const licenceFile = readdirSync(join(root, dir)).find((name) => /^(licen[cs]e|copying)/i.test(name))
     const text = licenceFile ? readFileSync(join(root, dir, licenceFile), 'utf8').trim() : `License: ${manifest.license ?? 'unknown'}`
     return `${manifest.name} ${manifest.version}\n\n${text}\n`
   })
   const assets = `${SWAGGER_UI_ASSETS.to}/ holds Swagger UI's files (Swagger UI is under the Apache License 2.0), as @fastify/swagger-ui ships them.\n`
   return `devutils ${packageJson.version} bundles the following packages.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}\n${'-'.repeat(72)}\n\n${assets}`
+}
+
+/**
+ * The SBOM of what the build ships (CycloneDX JSON): the bundled packages, Swagger UI's files, and
+ * the production dependencies npm installs beside the bundle.
+ */
+function sbom(bundled: BundledPackage[]) {
+  const swaggerUi = swaggerUiVersion(root)
+  if (swaggerUi === undefined) throw new Error('cannot tell which Swagger UI @fastify/swagger-ui ships: the SBOM would miss dist/swagger-ui/')
+  return cycloneDxSbom({
+    packageJson,
+    bundled: bundled.map(({ manifest }) => manifest),
+    files: [{ name: 'swagger-ui-dist', version: swaggerUi, license: 'Apache-2.0', shippedAs: 'files' }],
+    dependencies: installedDependencies(JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))),
+    tools: [{ name: 'esbuild', version: esbuildVersion }],
+  })
 }
 
 if (!existsSync(join(dirname(outdir), 'dist', 'worker.js'))) throw new Error('the build wrote no dist/worker.js')
