@@ -3,9 +3,10 @@
 #   docker build -t devutils:0.1.0 .
 #   docker run --rm -p 3000:3000 --read-only devutils:0.1.0
 #
-# BASE is the runtime (and build) base: an official slim Node.js LTS image unless told otherwise.
+# BASE is the runtime (and build) base: the official slim image of Node.js 24, the current LTS,
+# unless told otherwise (the tests build it on Node.js 24 too, and the suite runs on it in CI).
 # Whatever it is, it must hold node and npm at /usr/local/bin, as the official images do.
-ARG BASE=node:20-bookworm-slim
+ARG BASE=node:24-bookworm-slim
 
 # Build: every dependency, the esbuild bundle into dist/, then only the production dependencies kept.
 FROM ${BASE} AS build

@@ -4,11 +4,14 @@ import net from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { buildImage, ensureNodeBase, imageSize, podman, skipUnlessContainers } from './containers.ts'
+import { buildImage, ensureNodeBase, IMAGE_NODE_VERSION, imageSize, podman, skipUnlessContainers } from './containers.ts'
 import { freePort, ROOT } from './processes.ts'
 
-const IMAGE = 'localhost/devutils:test'
+// A tag of its own, so that two runs on one machine do not build over each other's image.
+const IMAGE = `localhost/devutils:test-${process.pid}`
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string
+/** The Node.js major version of the Dockerfile's default base image (node:<major>-…). */
+const DOCKERFILE_NODE_MAJOR = /^ARG BASE=node:(\d+)-/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1]
 const MB = 1e6
 const skip = skipUnlessContainers()
 
@@ -43,6 +46,13 @@ describe('the container image', { skip, timeout: 600_000 }, () => {
 
   after(async () => {
     await podman(['rm', '-f', '-t', '0', name]).catch(() => {})
+    await podman(['rmi', '-f', IMAGE]).catch(() => {})
+  })
+
+  test("runs the Node.js of the Dockerfile's default base image: the stand-in base holds that major version, not the tests' own node", async () => {
+    assert.ok(DOCKERFILE_NODE_MAJOR, 'the Dockerfile names an official node:<major> image as its default base')
+    assert.equal(IMAGE_NODE_VERSION.split('.')[0], DOCKERFILE_NODE_MAJOR)
+    assert.equal((await podman(['exec', name, 'node', '--version'])).trim(), `v${IMAGE_NODE_VERSION}`)
   })
 
   test('adds at most 80 MB to its base, carries OCI labels with the version, a health check, and a non-root user', async () => {

