@@ -76,6 +76,26 @@ export const hash = defineOperation({
   name: 'hash',
   category: 'generators',
   summary: 'Hash text or bytes with MD5, SHA-1, SHA-2, SHA-3, BLAKE2, BLAKE3 or CRC-32',
+  title: 'Hash',
+  aliases: [
+    'digest',
+    'checksum',
+    'md5',
+    'sha1',
+    'sha-1',
+    'sha256',
+    'sha-256',
+    'sha512',
+    'sha-512',
+    'sha384',
+    'sha3',
+    'sha-3',
+    'keccak',
+    'blake2',
+    'blake3',
+    'crc32',
+    'crc',
+  ],
   description:
     'Computes the digest of `input` (UTF-8 text by default, or bytes given as hex, base64 or Latin-1) and writes it as hex, base64 or base64url. ' +
     'Algorithm names are case-insensitive and a hyphen may follow "sha", so MD5, SHA-1, SHA-256, SHA-512, SHA3-256 and SHA-512/256 all work; the response gives the canonical lower-case name. ' +
