@@ -37,6 +37,8 @@ function standIns(count: number) {
       name: `stand-in-${index}`,
       category: 'converters',
       summary: `Stand-in operation number ${index} for measuring the tool list`,
+      title: `Stand-in ${index}`,
+      aliases: ['stand-in', 'measure'],
       description: 'Converts its input in a way of its own; exists only so that the registry has a hundred operations.',
       input: Type.Object({ input: Type.String({ maxLength: 1000, description: 'The text.' }), mode: Type.Optional(Type.String({ description: 'A mode.' })) }),
       output: Type.Object({ result: Type.String() }),

@@ -121,7 +121,7 @@ for (const [transportName, makeTransport] of TRANSPORTS) {
           assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}), Object.keys(operation.input.properties), operation.name)
           assert.deepEqual(tool.inputSchema.required ?? [], operation.input.required ?? [], operation.name)
           assert.equal(tool.inputSchema.additionalProperties, false, operation.name)
-          assert.equal(tool.title, operation.title ?? operation.name)
+          assert.equal(tool.title, operation.title)
           assert.ok(tool.description?.startsWith(`${operation.summary}.`), operation.name)
           assert.ok(tool.description?.includes(operation.description), operation.name)
           assert.deepEqual(tool.annotations, annotationsFor(operation), operation.name)

@@ -33,7 +33,7 @@ export function operationDocument(operation: AnyOperation): string {
   const required = new Set(input.required ?? [])
   const methods = operation.allowGet ? 'POST (JSON body) or GET (the fields as query parameters)' : 'POST (JSON body)'
   const lines = [
-    `# ${operation.title ?? operation.name} (\`${operation.name}\`)`,
+    `# ${operation.title} (\`${operation.name}\`)`,
     '',
     `${operation.summary}.`,
     '',

@@ -80,9 +80,9 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
   const searchable = operations.map((operation) => ({
     operation,
     name: operation.name,
-    title: titleOf(operation),
+    title: operation.title,
     summary: operation.summary,
-    aliases: operation.aliases ?? [],
+    aliases: operation.aliases,
     text: operation.description,
   }))
   const schema = (type: object) => fromJsonSchema(type as JsonSchemaType, validator)
@@ -140,7 +140,7 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
         const operation = found((args as Static<typeof DescribeInput>).name)
         const result: Static<typeof DescribeOutput> = {
           name: operation.name,
-          title: titleOf(operation),
+          title: operation.title,
           category: operation.category,
           summary: operation.summary,
           description: operation.description,
@@ -204,7 +204,7 @@ export function registerDocumentResources(
         resources: operations.map((operation) => ({
           uri: `devutils://operations/${operation.name}`,
           name: operation.name,
-          title: titleOf(operation),
+          title: operation.title,
           description: operation.summary,
           mimeType: 'text/markdown',
         })),
@@ -218,8 +218,6 @@ export function registerDocumentResources(
     },
   )
 }
-
-export const titleOf = (operation: AnyOperation) => operation.title ?? operation.name
 
 function structured(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }

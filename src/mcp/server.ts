@@ -13,7 +13,7 @@ import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
 import { servedOperations } from '../served.ts'
-import { registerDiscoveryTools, registerDocumentResources, titleOf } from './discovery.ts'
+import { registerDiscoveryTools, registerDocumentResources } from './discovery.ts'
 
 export interface CreateMcpServerOptions {
   /** One direct tool per operation of this list (see `selectTools`); without it, the discovery tools. */
@@ -90,7 +90,7 @@ export function createMcpServer({
       server.registerTool(
         operation.name,
         {
-          title: titleOf(operation),
+          title: operation.title,
           description: `${operation.summary}.\n\n${operation.description}`,
           inputSchema: fromJsonSchema(operation.input as JsonSchemaType, acceptEverything),
           // Published so that clients can check and type results; the server does not check its own
