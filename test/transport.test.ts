@@ -9,6 +9,11 @@ import { API_PREFIX } from '../src/core/catalogue.ts'
 import { DEFAULT_CONFIG, loadConfig } from '../src/core/config.ts'
 import { createWorkflows } from '../src/core/workflows.ts'
 import { buildApp } from '../src/http/app.ts'
+import { openApiDocument } from '../src/http/docs.ts'
+import { errorAnswers } from '../src/http/errors.ts'
+import { observability } from '../src/http/observability.ts'
+import { protection } from '../src/http/protection.ts'
+import { transport } from '../src/http/transport.ts'
 import { servedOperations } from '../src/served.ts'
 import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
 import { buildTestApp } from './helpers.ts'
@@ -252,4 +257,10 @@ describe('load shedding', () => {
       await app.close()
     }
   })
+})
+
+test("the service's shared plugins are named: fastify-plugin would otherwise name each from a stack trace, which npm start's source maps make costly", () => {
+  for (const [name, plugin] of Object.entries({ transport, observability, protection, openApiDocument, errorAnswers })) {
+    assert.equal((plugin as unknown as Record<symbol, { name?: string }>)[Symbol.for('plugin-meta')].name, name)
+  }
 })

@@ -87,41 +87,44 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
  * stacks but answered with a fixed message. Unknown paths are 404, known paths with another method
  * 405 with an Allow header.
  */
-export const errorAnswers = fastifyPlugin(async function errorAnswers(app: FastifyInstance, { bodyLimit }: { bodyLimit: number }) {
-  app.setErrorHandler((error, request, reply) => {
-    const devutilsError = toDevutilsError(error, bodyLimit)
-    // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
-    // as designed, already in the request's own log line, and formatting a stack through the source
-    // maps (npm start's --enable-source-maps) loads those large maps in the middle of an overload.
-    if (devutilsError.code === 'INTERNAL_ERROR') request.log.error({ defect: describeDefect(error) }, 'request failed')
-    return sendError(request, reply, devutilsError)
-  })
+export const errorAnswers = fastifyPlugin(
+  async function errorAnswers(app: FastifyInstance, { bodyLimit }: { bodyLimit: number }) {
+    app.setErrorHandler((error, request, reply) => {
+      const devutilsError = toDevutilsError(error, bodyLimit)
+      // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
+      // as designed, already in the request's own log line, and formatting a stack through the source
+      // maps (npm start's --enable-source-maps) loads those large maps in the middle of an overload.
+      if (devutilsError.code === 'INTERNAL_ERROR') request.log.error({ defect: describeDefect(error) }, 'request failed')
+      return sendError(request, reply, devutilsError)
+    })
 
-  const methodsByPath = new Map<string, Set<string>>()
-  app.addHook('onRoute', (route) => {
-    const methods = methodsByPath.get(route.url) ?? new Set<string>()
-    for (const method of [route.method].flat()) methods.add(method)
-    methodsByPath.set(route.url, methods)
-  })
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
-    const allowed = methodsByPath.get(path)
-    if (allowed) {
-      const allow = [...allowed].sort().join(', ')
-      reply.header('allow', allow)
-      return sendError(request, reply, new DevutilsError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow}`))
-    }
-    if (path.startsWith(`${API_PREFIX}/`)) {
-      const name = path.slice(API_PREFIX.length + 1)
-      return sendError(request, reply, new DevutilsError('UNKNOWN_OPERATION', `There is no operation named '${name}'; GET ${API_PREFIX} lists them all`))
-    }
-    return sendError(
-      request,
-      reply,
-      new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX}, its reference at /docs and the toolbox at /`),
-    )
-  })
-})
+    const methodsByPath = new Map<string, Set<string>>()
+    app.addHook('onRoute', (route) => {
+      const methods = methodsByPath.get(route.url) ?? new Set<string>()
+      for (const method of [route.method].flat()) methods.add(method)
+      methodsByPath.set(route.url, methods)
+    })
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0].replace(/(.)\/$/, '$1')
+      const allowed = methodsByPath.get(path)
+      if (allowed) {
+        const allow = [...allowed].sort().join(', ')
+        reply.header('allow', allow)
+        return sendError(request, reply, new DevutilsError('METHOD_NOT_ALLOWED', `${path} does not answer ${request.method}; it answers ${allow}`))
+      }
+      if (path.startsWith(`${API_PREFIX}/`)) {
+        const name = path.slice(API_PREFIX.length + 1)
+        return sendError(request, reply, new DevutilsError('UNKNOWN_OPERATION', `There is no operation named '${name}'; GET ${API_PREFIX} lists them all`))
+      }
+      return sendError(
+        request,
+        reply,
+        new DevutilsError('NOT_FOUND', `Nothing is served at ${path}; the API lives under ${API_PREFIX}, its reference at /docs and the toolbox at /`),
+      )
+    })
+  },
+  { name: 'errorAnswers' },
+)
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: DevutilsError) {
   if (asksForRetry(error)) reply.header('retry-after', reply.getHeader('retry-after') ?? '1')

@@ -12,7 +12,7 @@ import { RequestMetrics } from './request-metrics.ts'
  * for the service's own routes, and one label for everything unknown (so that random URLs cannot
  * blow up the metric's cardinality). Worked out once per route.
  */
-export function operationLabels() {
+function operationLabels() {
   const labels = new Map<string, OperationLabel>()
   const unknown = { label: 'unknown', quoted: '"unknown"' }
   return (route: string | undefined): OperationLabel => {
@@ -28,7 +28,7 @@ export function operationLabels() {
 }
 
 /** A request's operation label, and the same as a JSON string for the log line. */
-export interface OperationLabel {
+interface OperationLabel {
   label: string
   quoted: string
 }
@@ -67,33 +67,36 @@ export function completionLineWriter(logger: Logger, stream: LogStream | undefin
  * Prometheus metrics at /metrics and one JSON log line per request: id, operation, status, time.
  * `logStream` is where the app's logger writes, undefined when logging is off.
  */
-export const observability = fastifyPlugin(async function observability(app: FastifyInstance, { logStream }: { logStream: LogStream | undefined }) {
-  const writeCompletionLine = completionLineWriter(app.log as Logger, logStream)
-  const registry = new Registry()
-  collectDefaultMetrics({ register: registry })
-  const requests = new RequestMetrics()
-  const labelOf = operationLabels()
+export const observability = fastifyPlugin(
+  async function observability(app: FastifyInstance, { logStream }: { logStream: LogStream | undefined }) {
+    const writeCompletionLine = completionLineWriter(app.log as Logger, logStream)
+    const registry = new Registry()
+    collectDefaultMetrics({ register: registry })
+    const requests = new RequestMetrics()
+    const labelOf = operationLabels()
 
-  app.addHook('onResponse', (request, reply, done) => {
-    const operation = labelOf(request.routeUrl)
-    const seconds = (performance.now() - request.startedAt) / 1000
-    requests.record(operation.label, request.method, reply.statusCode, seconds)
-    writeCompletionLine?.(request, operation, reply.statusCode, Math.round(seconds * 1e6) / 1000)
-    done()
-  })
+    app.addHook('onResponse', (request, reply, done) => {
+      const operation = labelOf(request.routeUrl)
+      const seconds = (performance.now() - request.startedAt) / 1000
+      requests.record(operation.label, request.method, reply.statusCode, seconds)
+      writeCompletionLine?.(request, operation, reply.statusCode, Math.round(seconds * 1e6) / 1000)
+      done()
+    })
 
-  app.get(
-    '/metrics',
-    {
-      ...ANSWERED_UNDER_LOAD,
-      schema: { tags: ['service'], summary: 'Prometheus metrics: requests and latency per operation and status, event-loop lag, process metrics' },
-    },
-    async (_request, reply) => {
-      reply.type(registry.contentType)
-      return `${await registry.metrics()}\n${requests.exposition()}`
-    },
-  )
-})
+    app.get(
+      '/metrics',
+      {
+        ...ANSWERED_UNDER_LOAD,
+        schema: { tags: ['service'], summary: 'Prometheus metrics: requests and latency per operation and status, event-loop lag, process metrics' },
+      },
+      async (_request, reply) => {
+        reply.type(registry.contentType)
+        return `${await registry.metrics()}\n${requests.exposition()}`
+      },
+    )
+  },
+  { name: 'observability' },
+)
 
 type LogArguments = Parameters<FastifyBaseLogger['info']>
 

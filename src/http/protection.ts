@@ -141,35 +141,38 @@ export interface ProtectionOptions {
  * and the memory budget of bodies in flight. Every refusal (429, 503) therefore carries the id,
  * the security headers and CORS.
  */
-export const protection = fastifyPlugin(async function protection(app: FastifyInstance, { config, overload }: ProtectionOptions) {
-  const security = securityHeaders()
-  const answerHeaders = apiHeaders(security)
-  app.decorateRequest('startedAt', 0)
-  app.decorateRequest('routeUrl', undefined)
-  app.addHook('onRequest', (request, reply, done) => {
-    request.startedAt = performance.now()
-    // Read once: Fastify builds a new routeOptions object on each read.
-    request.routeUrl = request.routeOptions.url
-    reply.header('x-request-id', request.id).headers(isPage(request.url) ? security : answerHeaders)
-    done()
-  })
-  await app.register(cors, CORS_OPTIONS)
-  if (overload.maxEventLoopDelayMs > 0) {
-    await app.register(underPressure, {
-      maxEventLoopDelay: overload.maxEventLoopDelayMs,
-      sampleInterval: overload.sampleIntervalMs,
-      pressureHandler: () => Promise.reject(new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment')),
+export const protection = fastifyPlugin(
+  async function protection(app: FastifyInstance, { config, overload }: ProtectionOptions) {
+    const security = securityHeaders()
+    const answerHeaders = apiHeaders(security)
+    app.decorateRequest('startedAt', 0)
+    app.decorateRequest('routeUrl', undefined)
+    app.addHook('onRequest', (request, reply, done) => {
+      request.startedAt = performance.now()
+      // Read once: Fastify builds a new routeOptions object on each read.
+      request.routeUrl = request.routeOptions.url
+      reply.header('x-request-id', request.id).headers(isPage(request.url) ? security : answerHeaders)
+      done()
     })
-  }
-  const countRequest = config.rateLimitMax > 0 ? await rateLimit(app, config) : undefined
-  const reserveBody = bodyBudgetCheck(new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
-  app.addHook('onRequest', (request, reply, done) => {
-    const counted = countRequest?.(request, reply, request.routeUrl)
-    // After the rate limit, so that a client past its limit is told so and reserves nothing.
-    if (counted instanceof Promise) counted.then((refusal) => done(refusal ?? reserveBody(request, reply)))
-    else done(counted ?? reserveBody(request, reply))
-  })
-})
+    await app.register(cors, CORS_OPTIONS)
+    if (overload.maxEventLoopDelayMs > 0) {
+      await app.register(underPressure, {
+        maxEventLoopDelay: overload.maxEventLoopDelayMs,
+        sampleInterval: overload.sampleIntervalMs,
+        pressureHandler: () => Promise.reject(new DevutilsError('OVERLOADED', 'The service is overloaded; retry in a moment')),
+      })
+    }
+    const countRequest = config.rateLimitMax > 0 ? await rateLimit(app, config) : undefined
+    const reserveBody = bodyBudgetCheck(new MemoryBudget(overload.bodyMemoryBudgetBytes ?? BODY_MEMORY_BUDGET_BYTES), config.bodyLimit)
+    app.addHook('onRequest', (request, reply, done) => {
+      const counted = countRequest?.(request, reply, request.routeUrl)
+      // After the rate limit, so that a client past its limit is told so and reserves nothing.
+      if (counted instanceof Promise) counted.then((refusal) => done(refusal ?? reserveBody(request, reply)))
+      else done(counted ?? reserveBody(request, reply))
+    })
+  },
+  { name: 'protection' },
+)
 
 async function rateLimit(app: FastifyInstance, config: Config) {
   const windowMs = config.rateLimitWindow

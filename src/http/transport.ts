@@ -65,41 +65,41 @@ function parseTrustProxy(value: string | undefined): boolean | string[] | ((addr
  * How requests arrive and connections end: JSON bodies kept as bytes, readiness for start-up and
  * shutdown, and the log output flushed when the server listens and closes.
  */
-export const transport = fastifyPlugin(async function transport(
-  app: FastifyInstance,
-  { logOutput }: { logOutput?: ReturnType<typeof bufferedStandardOutput> },
-) {
-  app.removeAllContentTypeParsers()
-  // Bodies stay bytes here: each route parses its own (bodyBytes, parseJsonBody), so that a heavy
-  // operation can hand a large body to a worker thread without parsing it on the event loop.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    try {
-      checkCharset(request)
-      done(null, body)
-    } catch (error) {
-      done(error as Error, undefined)
-    }
-  })
-
-  app.decorate('readiness', { ready: false })
-  app.addHook('onReady', async () => {
-    app.readiness.ready = true
-  })
-  app.addHook('preClose', async () => {
-    app.readiness.ready = false
-  })
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    // Once shutdown has begun, no connection is kept open for a next request, so the process can exit.
-    if (!app.readiness.ready) reply.header('connection', 'close')
-    done(null, payload)
-  })
-
-  if (logOutput) {
-    // The "Server listening" line is written at once, for whoever waits for it.
-    app.addHook('onListen', (done) => {
-      logOutput.flush()
-      done()
+export const transport = fastifyPlugin(
+  async function transport(app: FastifyInstance, { logOutput }: { logOutput?: ReturnType<typeof bufferedStandardOutput> }) {
+    app.removeAllContentTypeParsers()
+    // Bodies stay bytes here: each route parses its own (bodyBytes, parseJsonBody), so that a heavy
+    // operation can hand a large body to a worker thread without parsing it on the event loop.
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      try {
+        checkCharset(request)
+        done(null, body)
+      } catch (error) {
+        done(error as Error, undefined)
+      }
     })
-    app.addHook('onClose', async () => logOutput.close())
-  }
-})
+
+    app.decorate('readiness', { ready: false })
+    app.addHook('onReady', async () => {
+      app.readiness.ready = true
+    })
+    app.addHook('preClose', async () => {
+      app.readiness.ready = false
+    })
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      // Once shutdown has begun, no connection is kept open for a next request, so the process can exit.
+      if (!app.readiness.ready) reply.header('connection', 'close')
+      done(null, payload)
+    })
+
+    if (logOutput) {
+      // The "Server listening" line is written at once, for whoever waits for it.
+      app.addHook('onListen', (done) => {
+        logOutput.flush()
+        done()
+      })
+      app.addHook('onClose', async () => logOutput.close())
+    }
+  },
+  { name: 'transport' },
+)
