@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { COMMANDS } from '../src/cli/main.ts'
 import { CATEGORIES } from '../src/core/operation.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -15,6 +16,9 @@ const INDEX = `${OPERATIONS}/index.ts`
 const ALL_OPERATIONS = 'typedOperations'
 
 /** Lower-case words of letters and digits joined by hyphens, starting with a letter: a URL segment, a file name, a CLI command. */
+/** Names an operation cannot take: the workflows' (routes and tools of their own) and the command line's commands. */
+const TAKEN_NAMES = new Set(['pipeline', 'batch', ...COMMANDS])
+
 const KEBAB_CASE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 
 /** One loader of the registry: `'base-convert': () => import('./base-convert.ts')…`, its name quoted only where it needs to be. */
@@ -32,7 +36,7 @@ const RESERVED_WORDS = new Set(
 )
 
 /** The name of the constant a module exports for an operation: its name in camelCase, with `Operation` after a reserved word. */
-export function exportNameOf(name: string): string {
+function exportNameOf(name: string): string {
   const camel = name.replace(/-([a-z0-9])/g, (_, next: string) => next.toUpperCase())
   return RESERVED_WORDS.has(camel) ? `${camel}Operation` : camel
 }
@@ -80,6 +84,9 @@ const run = (input: Record<string, unknown>) => execute(${operation}, input)
 /** Inputs and the answers a reference gives to them: a standard's test vectors, or another tool's output. */
 const KNOWN_ANSWERS: Array<{ input: Record<string, unknown>; output: Record<string, unknown> }> = []
 
+/** Inputs it must refuse, each with the code of its error (VALIDATION_ERROR, INVALID_INPUT, LIMIT_EXCEEDED…). */
+const REFUSED: Array<{ input: Record<string, unknown>; code: string }> = []
+
 describe('${name}', () => {
   test('says what it does: no placeholder is left', () => {
     assert.deepEqual(JSON.stringify(${operation}).match(/TODO[^"]*/g) ?? [], [], 'replace every TODO in src/operations/${name}.ts')
@@ -90,7 +97,10 @@ describe('${name}', () => {
     for (const { input, output } of KNOWN_ANSWERS) assert.deepEqual(await run(input), output, JSON.stringify(input))
   })
 
-  test.todo('refuses what it cannot process with a 422 that says where')
+  test('refuses what it cannot process, saying why', async () => {
+    assert.ok(REFUSED.length > 0, 'give ${name} inputs it refuses in REFUSED')
+    for (const { input, code } of REFUSED) await assert.rejects(run(input), { code }, JSON.stringify(input))
+  })
 })
 `
 }
@@ -146,6 +156,7 @@ function indexWith(index: string, name: string): string {
 /** Writes the operation's files and its places in the registry in `root`; refuses a name or category it cannot take, before writing anything. */
 export function newOperation(root: string, name: string, category: string): string[] {
   if (!KEBAB_CASE.test(name)) throw new Error(`'${name}' is not kebab-case: lower-case words of letters and digits joined by hyphens, starting with a letter`)
+  if (TAKEN_NAMES.has(name)) throw new Error(`'${name}' is taken: ${[...TAKEN_NAMES].join(', ')} name the workflows and the command line's commands`)
   if (!(CATEGORIES as readonly string[]).includes(category)) throw new Error(`'${category}' is not a category: one of ${CATEGORIES.join(', ')}`)
   const files = { operation: `${OPERATIONS}/${name}.ts`, test: `${OPERATIONS}/${name}.test.ts` }
   const registry = readFileSync(join(root, REGISTRY), 'utf8')

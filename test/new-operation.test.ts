@@ -25,13 +25,15 @@ describe('npm run new-operation', () => {
   const scaffold = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/new-operation.ts', ...args])
   const read = (file: string) => readFileSync(join(copy, file), 'utf8')
 
-  test('refuses a name that is not kebab-case, a name that exists and an unknown category, and writes nothing', () => {
+  test('refuses a name that is not kebab-case, a name that exists or is taken and an unknown category, and writes nothing', () => {
     const registries = REGISTRY_FILES.map(read)
     const refusals: Array<[string[], RegExp]> = [
       [['Pig_Latin', '--category', 'converters'], /'Pig_Latin' is not kebab-case/],
       [['2fa', '--category', 'generators'], /'2fa' is not kebab-case/],
       [['pig--latin', '--category', 'converters'], /'pig--latin' is not kebab-case/],
       [['base64', '--category', 'encoders'], /the operation 'base64' exists already/],
+      [['pipeline', '--category', 'converters'], /'pipeline' is taken/],
+      [['serve', '--category', 'generators'], /'serve' is taken/],
       [['pig-latin', '--category', 'workflows'], /'workflows' is not a category: one of encoders, generators, converters/],
     ]
     for (const [args, message] of refusals) {
@@ -70,6 +72,7 @@ describe('npm run new-operation', () => {
     assert.equal(unitTest.status, 1, unitTest.stdout)
     assert.match(unitTest.stdout, /replace every TODO in src\/operations\/pig-latin\.ts/)
     assert.match(unitTest.stdout, /give pig-latin known answers in KNOWN_ANSWERS/)
+    assert.match(unitTest.stdout, /give pig-latin inputs it refuses in REFUSED/)
   })
 
   test('names the constant of an operation whose name is a reserved word as case.ts does', () => {

@@ -41,6 +41,9 @@ const MCP_USAGE = `Usage: devutils mcp [--tools name,name…] [--categories cate
 
 const COMMAND_USAGE: Record<string, string> = { list: LIST_USAGE, serve: SERVE_USAGE, mcp: MCP_USAGE }
 
+/** The command line's own commands, which no operation may be named after. */
+export const COMMANDS = ['help', ...Object.keys(COMMAND_USAGE)]
+
 /**
  * The `devutils` command: runs `args` (the command line after the program name), writes to
  * standard output and error, and sets `process.exitCode`. `serve` returns once it listens, leaving
