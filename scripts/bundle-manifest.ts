@@ -115,7 +115,7 @@ interface LockedPackage {
 
 /**
  * The production dependencies npm installs beside the bundle (package-lock.json's entries that are
- * not dev-only), less those the bundle holds already: `npm install devutils` and the image's
+ * not dev-only; one the bundle holds too is one component of the SBOM): `npm install devutils` and the image's
  * `npm prune --omit=dev` give exactly these. Optional ones (a native module for one platform) are
  * listed with scope optional, since only the platform's own is installed.
  */

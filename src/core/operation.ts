@@ -41,11 +41,11 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   category: Category
   /** One line for the catalogue. */
   summary: string
-  /** A human title, for hosts that show tools to people and for the web app ("Base64", "UUID"). */
+  /** A human title, for hosts that show tools to people ("Base64", "UUID"). */
   title: string
   /**
    * The words users say for this operation besides its name: other names, algorithms, formats and
-   * tasks ("epoch", "sha256", "prettify"). The search of MCP and of the web app ranks by them.
+   * tasks ("epoch", "sha256", "prettify"). The search (core/search.ts) ranks by them.
    */
   aliases: readonly string[]
   /** A paragraph or two for the OpenAPI document and `--help`. */

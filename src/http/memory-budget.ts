@@ -3,11 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DevutilsError } from '../core/errors.ts'
 
 /**
- * The memory that request bodies in flight may hold in one server process: 32 MiB, which admits
- * about as many 1 MiB bodies (at MEMORY_PER_BODY_BYTE) as the worker pool queues on a 2-core
- * machine. With the idle process (about 100 MB) and one heavy conversion on a worker thread, a
- * flood of large bodies keeps the process under 300 MB (test/memory.test.ts); the Kubernetes
- * manifests' memory limit leaves room above that.
+ * The memory that request bodies in flight may hold in one server process: about as many bodies of
+ * the default body limit (at MEMORY_PER_BODY_BYTE) as the worker pool queues on a 2-core machine.
+ * With it, a flood of large bodies keeps the process within the bound test/memory.test.ts holds it
+ * to, which the Kubernetes manifests' memory limit leaves room above.
  */
 export const BODY_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024
 
@@ -28,15 +27,15 @@ export const MEMORY_PER_BODY_BYTE = 2
  * far past the budget; this is below the default of every Node.js the service runs on, so that they
  * are given back alike on each, and soon enough to keep the budget's bound.
  */
-export const YOUNG_GENERATION_CAPACITY_MB = 4
+const YOUNG_GENERATION_CAPACITY_MB = 4
 
 /**
  * Has V8 give back dead Buffers by YOUNG_GENERATION_CAPACITY_MB. Only the flag's run-time reading is
  * changed: the heap's own sizes are fixed when it is made, and a worker thread's come from its
  * resource limits.
  */
-export function collectDeadBuffersPromptly(): void {
-  // Node.js 20's V8 has no such flag, and would say so on stderr.
+function collectDeadBuffersPromptly(): void {
+  // Node.js 20's V8 (below the floor, but where a developer may still run the sources) has no such flag, and would say so on stderr.
   if (Number(process.versions.node.split('.')[0]) < 22) return
   setFlagsFromString(`--scavenger-max-new-space-capacity-mb=${YOUNG_GENERATION_CAPACITY_MB}`)
 }
@@ -72,7 +71,7 @@ const overloaded = () => new DevutilsError('OVERLOADED', 'Too many request bodie
  * over `bodyLimit` reserve nothing: they are refused with 413 without being read. The reservation is
  * given back once the response is written or the connection is gone.
  *
- * Answers the check that the service's one onRequest hook (protection.ts) runs for each request.
+ * Answers the check that protection.ts's onRequest hook runs for each request, after the rate limit.
  */
 export function bodyBudgetCheck(budget: MemoryBudget, bodyLimit: number) {
   collectDeadBuffersPromptly()
