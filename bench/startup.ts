@@ -20,11 +20,11 @@ export const CLI = 'bin/devutils.js'
 const REPORT_PEAK_RSS = `data:text/javascript,process.on('exit', () => process.stderr.write('peak-rss-kib=' + process.resourceUsage().maxRSS + '\\n'))`
 
 /** Milliseconds from spawning `npm start`'s command until GET /ready answers 200, polled every 2 ms. */
-export async function timeServerReady(): Promise<number> {
+export async function timeServerReady(root = ROOT): Promise<number> {
   const port = await freePort()
   const started = performance.now()
   const child = spawn(process.execPath, SERVER_COMMAND, {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   })
@@ -66,11 +66,11 @@ export interface CommandRun {
  * One run of the `devutils` command: its wall time (without the memory report), then, in a second
  * run, its peak resident memory. Fails unless it exits 0 with `expected` on standard output.
  */
-export async function timeCommand(args: string[], expected: string): Promise<CommandRun> {
+export async function timeCommand(args: string[], expected: string, root = ROOT): Promise<CommandRun> {
   const started = performance.now()
-  const plain = await run([CLI, ...args])
+  const plain = await run([CLI, ...args], root)
   const wallMs = performance.now() - started
-  const reported = await run(['--import', REPORT_PEAK_RSS, CLI, ...args])
+  const reported = await run(['--import', REPORT_PEAK_RSS, CLI, ...args], root)
   for (const { stdout, code } of [plain, reported]) {
     if (code !== 0 || stdout !== expected) throw new Error(`devutils ${args.join(' ')} exited ${code} with ${JSON.stringify(stdout)}`)
   }
@@ -79,8 +79,8 @@ export async function timeCommand(args: string[], expected: string): Promise<Com
   return { wallMs, peakRssBytes: Number(peak[1]) * 1024 }
 }
 
-async function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+async function run(args: string[], root: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => {
@@ -94,9 +94,9 @@ async function run(args: string[]): Promise<{ code: number | null; stdout: strin
 }
 
 /** Milliseconds from spawning `devutils mcp` until its answer to `initialize` arrives. */
-export async function timeMcpInitialize(): Promise<number> {
+export async function timeMcpInitialize(root = ROOT): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] })
+  const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] })
   const initialize = {
     jsonrpc: '2.0',
     id: 1,

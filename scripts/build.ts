@@ -22,7 +22,7 @@ import {
   SBOM_FILE,
   swaggerUiVersion,
 } from './bundle-manifest.ts'
-import { NODE_BUNDLE } from './node-bundle.ts'
+import { serviceBundle } from './node-bundle.ts'
 import { webCatalogue } from './web-catalogue.ts'
 
 const root = new URL('..', import.meta.url).pathname
@@ -35,37 +35,13 @@ const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   dependencies: Record<string, string>
 }
 
-/**
- * Dependencies left out of the bundle, loaded from node_modules as usual: piscina starts its own
- * worker script by path, which a bundle would leave behind.
- */
-const UNBUNDLED = ['piscina']
-
 /** The files the /docs page serves (Swagger UI's), copied beside the bundle, where the server looks for them. */
 const SWAGGER_UI_ASSETS = { from: 'node_modules/@fastify/swagger-ui/static', to: 'swagger-ui' }
 
 const outdir = join(root, 'dist')
 rmSync(outdir, { recursive: true, force: true })
 
-const result = await build({
-  absWorkingDir: root,
-  entryPoints: { server: 'src/server.ts', cli: 'src/cli/main.ts', worker: 'src/worker.ts' },
-  outdir,
-  ...NODE_BUNDLE,
-  splitting: true,
-  // Every chunk in one folder, beside worker.js, so that `new URL('./worker.js', import.meta.url)` finds it.
-  chunkNames: '[name]-[hash]',
-  external: UNBUNDLED,
-  sourcemap: 'linked',
-  sourcesContent: false,
-  // Less text for Node to read and compile at every start; the source maps give stack traces their
-  // TypeScript names and lines back.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  minifyIdentifiers: true,
-  metafile: true,
-  define: { DEVUTILS_VERSION: JSON.stringify(packageJson.version) },
-})
+const result = await build(serviceBundle({ root, outdir, version: packageJson.version }))
 
 cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })
 // The typed client (`devutils/client`) is built apart: no Node built-ins, no require banner, no chunk

@@ -16,3 +16,35 @@ export const NODE_BUNDLE: BuildOptions = {
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'warning',
 }
+
+/**
+ * Dependencies left out of the service's bundle, loaded from node_modules as usual: piscina starts
+ * its own worker script by path, which a bundle would leave behind.
+ */
+const UNBUNDLED = ['piscina']
+
+/**
+ * The service's bundle (the server, the command line and the worker thread) written into `outdir`:
+ * by the build, and by the bench's build with stand-in operations (bench/stand-ins.ts).
+ */
+export function serviceBundle({ root, outdir, version }: { root: string; outdir: string; version: string }) {
+  return {
+    ...NODE_BUNDLE,
+    absWorkingDir: root,
+    entryPoints: { server: 'src/server.ts', cli: 'src/cli/main.ts', worker: 'src/worker.ts' },
+    outdir,
+    splitting: true,
+    // Every chunk in one folder, beside worker.js, so that `new URL('./worker.js', import.meta.url)` finds it.
+    chunkNames: '[name]-[hash]',
+    external: UNBUNDLED,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    // Less text for Node to read and compile at every start; the source maps give stack traces their
+    // TypeScript names and lines back.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    minifyIdentifiers: true,
+    metafile: true,
+    define: { DEVUTILS_VERSION: JSON.stringify(version) },
+  } satisfies BuildOptions
+}
