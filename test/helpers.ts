@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import http, { type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Client } from '@modelcontextprotocol/client'
+import type { McpServer } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '../src/core/config.ts'
 import { buildApp } from '../src/http/app.ts'
@@ -147,4 +149,18 @@ export function devutils(args: readonly string[], { stdin, env }: { stdin?: stri
     child.once('error', reject)
     child.once('close', (code) => resolve({ code, stdout, stderr }))
   })
+}
+
+/**
+ * A client of the SDK connected to `server` in memory, without a transport of its own; closing the
+ * client closes the server's end too. The SDK is loaded here, not with this module, which most
+ * tests load without needing it.
+ */
+export async function connectInMemory(server: McpServer, name = 'devutils-test'): Promise<Client> {
+  const { Client, InMemoryTransport } = await import('@modelcontextprotocol/client')
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name, version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
 }

@@ -4,7 +4,6 @@ import { after, before, describe, test } from 'node:test'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { InMemoryTransport } from '@modelcontextprotocol/server'
 import type { FastifyInstance } from 'fastify'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { Type } from 'typebox'
@@ -12,21 +11,16 @@ import { defineOperation } from '../src/core/operation.ts'
 import { DISCOVERY_TOOLS } from '../src/mcp/discovery.ts'
 import { createMcpServer } from '../src/mcp/server.ts'
 import { servedOperations } from '../src/served.ts'
-import { buildTestApp } from './helpers.ts'
+import { buildTestApp, connectInMemory } from './helpers.ts'
 
 /** The budget of the default tool list an agent loads before it asks anything, in o200k tokens. */
 const TOOL_LIST_BUDGET = 4000
 
 /** What `tools/list` answers a client, as text, for a server of these operations. */
 async function toolListText(operations = servedOperations): Promise<{ text: string; names: string[] }> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const server = createMcpServer({ operations })
-  await server.connect(serverSide)
-  const client = new Client({ name: 'count', version: '1.0.0' })
-  await client.connect(clientSide)
+  const client = await connectInMemory(createMcpServer({ operations }), 'count')
   const listed = await client.listTools()
   await client.close()
-  await server.close()
   return { text: JSON.stringify(listed), names: listed.tools.map((tool) => tool.name) }
 }
 
@@ -59,14 +53,9 @@ describe('the default MCP tool list', () => {
   })
 
   test('every operation directly (MCP_TOOLS=all) costs far more: why it is not the default', async () => {
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    const server = createMcpServer({ tools: servedOperations.filter((operation) => operation.name !== 'batch') })
-    await server.connect(serverSide)
-    const client = new Client({ name: 'count', version: '1.0.0' })
-    await client.connect(clientSide)
+    const client = await connectInMemory(createMcpServer({ tools: servedOperations.filter((operation) => operation.name !== 'batch') }), 'count')
     const all = countTokens(JSON.stringify(await client.listTools()))
     await client.close()
-    await server.close()
     assert.ok(all > 5 * TOOL_LIST_BUDGET, `${all} tokens`)
   })
 })

@@ -41,43 +41,23 @@ after(() => app.close())
 
 const stdio = { command: process.execPath, args: [...MCP_COMMAND, '--tools', 'base-convert'], cwd: ROOT, stderr: 'pipe' as const }
 
+/** A client of either SDK, connected over a transport of the same SDK. */
+async function connect<T>(client: { connect(transport: T): Promise<void> }, transport: T): Promise<McpClient> {
+  await client.connect(transport)
+  return client as unknown as McpClient
+}
+
+const CLIENT_INFO = { name: 'interop-test', version: '1' }
+
 /**
  * The 1.x SDK's client is what MCP Inspector and most hosts run: it checks a result's structured
  * content against the tool's outputSchema, error results included, once it has listed the tools.
  */
-const CLIENTS: Array<[name: string, connect: () => Promise<McpClient>]> = [
-  [
-    'the 1.x SDK client over stdio',
-    async () => {
-      const client = new ClientV1({ name: 'interop-test', version: '1' })
-      await client.connect(new StdioClientTransportV1(stdio))
-      return client as unknown as McpClient
-    },
-  ],
-  [
-    'the 1.x SDK client over Streamable HTTP',
-    async () => {
-      const client = new ClientV1({ name: 'interop-test', version: '1' })
-      await client.connect(new StreamableHTTPClientTransportV1(mcpUrl))
-      return client as unknown as McpClient
-    },
-  ],
-  [
-    'the 2.x SDK client over stdio',
-    async () => {
-      const client = new Client({ name: 'interop-test', version: '1' })
-      await client.connect(new StdioClientTransport(stdio))
-      return client as unknown as McpClient
-    },
-  ],
-  [
-    'the 2.x SDK client over Streamable HTTP',
-    async () => {
-      const client = new Client({ name: 'interop-test', version: '1' })
-      await client.connect(new StreamableHTTPClientTransport(mcpUrl))
-      return client as unknown as McpClient
-    },
-  ],
+const CLIENTS: Array<[name: string, open: () => Promise<McpClient>]> = [
+  ['the 1.x SDK client over stdio', () => connect(new ClientV1(CLIENT_INFO), new StdioClientTransportV1(stdio))],
+  ['the 1.x SDK client over Streamable HTTP', () => connect(new ClientV1(CLIENT_INFO), new StreamableHTTPClientTransportV1(mcpUrl))],
+  ['the 2.x SDK client over stdio', () => connect(new Client(CLIENT_INFO), new StdioClientTransport(stdio))],
+  ['the 2.x SDK client over Streamable HTTP', () => connect(new Client(CLIENT_INFO), new StreamableHTTPClientTransport(mcpUrl))],
 ]
 
 /** Refused calls of base-convert, each with the code HTTP answers. */
@@ -87,13 +67,13 @@ const REFUSED: Array<[what: string, args: Record<string, unknown>, code: string]
   ['an unknown field', { input: '255', tobase: 2 }, 'VALIDATION_ERROR'],
 ]
 
-for (const [clientName, connect] of CLIENTS) {
+for (const [clientName, open] of CLIENTS) {
   describe(`tool results as ${clientName} reads them, after listing the tools`, () => {
     let client: McpClient
     let outputSchema: Record<string, unknown>
 
     before(async () => {
-      client = await connect()
+      client = await open()
       const { tools } = await client.listTools()
       outputSchema = tools.find((tool) => tool.name === 'base-convert')!.outputSchema!
     })

@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
-import { type CallToolResult, Client, InMemoryTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client'
+import { type CallToolResult, Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client'
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
@@ -13,7 +13,7 @@ import { annotationsFor, createMcpServer } from '../src/mcp/server.ts'
 import { mcpTools } from '../src/mcp/tools.ts'
 import { operations } from '../src/operations/index.ts'
 import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
-import { buildTestApp, post, request } from './helpers.ts'
+import { buildTestApp, connectInMemory, post, request } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** `devutils mcp`, as an MCP client starts it: the compiled command, serving every operation directly. */
@@ -198,11 +198,7 @@ describe('every example of every tool, through the SDK client that checks result
 describe('a defect in a tool', () => {
   test('is an INTERNAL_ERROR result with the fixed message, and is reported, never leaked', async () => {
     const reported: unknown[] = []
-    const server = createMcpServer({ tools: [brokenOperation], reportDefect: (error) => reported.push(error) })
-    const client = new Client({ name: 'devutils-test', version: '1.0.0' })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    await client.connect(clientSide)
+    const client = await connectInMemory(createMcpServer({ tools: [brokenOperation], reportDefect: (error) => reported.push(error) }))
     try {
       const { summary, error } = refusalOf(await client.callTool({ name: 'broken', arguments: {} }))
       assert.equal(summary, `INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}`)
@@ -216,11 +212,7 @@ describe('a defect in a tool', () => {
   test('inside a pipeline step, is reported with the original error as its cause', async () => {
     const reported: unknown[] = []
     const { pipeline } = createWorkflows([brokenOperation])
-    const server = createMcpServer({ tools: [pipeline], reportDefect: (error) => reported.push(error) })
-    const client = new Client({ name: 'devutils-test', version: '1.0.0' })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    await client.connect(clientSide)
+    const client = await connectInMemory(createMcpServer({ tools: [pipeline], reportDefect: (error) => reported.push(error) }))
     try {
       const { summary, error } = refusalOf(await client.callTool({ name: 'pipeline', arguments: { input: 'x', steps: [{ operation: 'broken' }] } }))
       assert.equal(summary, `INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}`)
