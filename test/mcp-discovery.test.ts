@@ -8,13 +8,14 @@ import type { FastifyInstance } from 'fastify'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { Type } from 'typebox'
 import { defineOperation } from '../src/core/operation.ts'
+import { closestName } from '../src/core/search.ts'
 import { DISCOVERY_TOOLS } from '../src/mcp/discovery.ts'
 import { createMcpServer } from '../src/mcp/server.ts'
 import { servedOperations } from '../src/served.ts'
 import { buildTestApp, connectInMemory } from './helpers.ts'
 
 /** The budget of the default tool list an agent loads before it asks anything, in o200k tokens. */
-const TOOL_LIST_BUDGET = 4000
+const TOOL_LIST_BUDGET = 1000
 
 /** What `tools/list` answers a client, as text, for a server of these operations. */
 async function toolListText(operations = servedOperations): Promise<{ text: string; names: string[] }> {
@@ -58,6 +59,68 @@ describe('the default MCP tool list', () => {
     await client.close()
     assert.ok(all > 5 * TOOL_LIST_BUDGET, `${all} tokens`)
   })
+})
+
+/** A text far longer than any a discovery tool takes: one mebibyte. */
+const OVERSIZE = 'x'.repeat(1024 * 1024)
+
+/** Arguments the discovery tools' input schemas refuse, with the field each names. */
+const REFUSED_ARGUMENTS: Array<[what: string, tool: string, args: Record<string, unknown>, field: string]> = [
+  ['a query of a mebibyte', 'find_operations', { query: OVERSIZE }, 'query'],
+  ['an empty query', 'find_operations', { query: '' }, 'query'],
+  ['no query', 'find_operations', {}, 'query'],
+  ['a query that is not text', 'find_operations', { query: 1 }, 'query'],
+  ['a limit of 0', 'find_operations', { query: 'hash', limit: 0 }, 'limit'],
+  ['a limit above 20', 'find_operations', { query: 'hash', limit: 21 }, 'limit'],
+  ['a limit that is not an integer', 'find_operations', { query: 'hash', limit: 2.5 }, 'limit'],
+  ['an unknown field', 'find_operations', { query: 'hash', limt: 3 }, 'limt'],
+  ['a name of a mebibyte', 'describe_operation', { name: OVERSIZE }, 'name'],
+  ['no name', 'describe_operation', {}, 'name'],
+  ['a name that is not text', 'describe_operation', { name: 1 }, 'name'],
+  ['an operation of a mebibyte', 'run_operation', { operation: OVERSIZE, arguments: {} }, 'operation'],
+  ['no operation', 'run_operation', {}, 'operation'],
+  ['an operation that is not text', 'run_operation', { operation: ['base64'] }, 'operation'],
+  ['arguments that are not an object', 'run_operation', { operation: 'base64', arguments: 'hi' }, 'arguments'],
+]
+
+describe('the name nearest a mistyped one', () => {
+  const names = servedOperations.map((operation) => operation.name)
+
+  test('is one at most two edits away', () => {
+    assert.equal(closestName(names, 'bas64'), 'base64')
+    assert.equal(closestName(names, 'YAML-JSN'), 'yaml-json')
+    assert.equal(closestName(names, 'nothing-like-it'), undefined)
+  })
+
+  test('is found at once, or not at all, however long the typed name', () => {
+    const started = performance.now()
+    assert.equal(closestName(names, OVERSIZE), undefined)
+    const elapsed = performance.now() - started
+    assert.ok(elapsed < 100, `${elapsed} ms`)
+  })
+})
+
+describe('the discovery tools check their arguments against their input schemas', () => {
+  for (const [what, tool, args, field] of REFUSED_ARGUMENTS) {
+    test(`${tool}, ${what}: a VALIDATION_ERROR result naming ${field}, answered at once`, async () => {
+      const client = await connectInMemory(createMcpServer())
+      try {
+        const started = performance.now()
+        const result = await client.callTool({ name: tool, arguments: args })
+        const elapsed = performance.now() - started
+        assert.equal(result.isError, true)
+        assert.equal(result.structuredContent, undefined)
+        const [summary, error] = (result.content as Array<{ text: string }>).map((block) => block.text)
+        assert.match(summary, new RegExp(`^VALIDATION_ERROR: ${field} `))
+        assert.equal(JSON.parse(error).details[0].field, field)
+        assert.ok(!summary.includes(OVERSIZE.slice(0, 100)), 'the message does not echo a long value')
+        // Matching a mebibyte against every name took seconds of the event loop.
+        assert.ok(elapsed < 500, `${elapsed} ms`)
+      } finally {
+        await client.close()
+      }
+    })
+  }
 })
 
 /** Ten everyday tasks in an agent's words, the operation that does each, and the fields it then sends. */

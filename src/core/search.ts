@@ -60,9 +60,8 @@ const WEIGHT = {
   text: 1,
 } as const
 
-/** How well one operation answers the query; 0 when nothing matches. */
-function scoreOf(item: Searchable, query: string, words: readonly string[]): number {
-  const normalized = searchWords(query).join(' ')
+/** How well one operation answers the query, given as its words and those words joined by spaces; 0 when nothing matches. */
+function scoreOf(item: Searchable, normalized: string, words: readonly string[]): number {
   if (normalized === item.name.replaceAll('-', ' ') || normalized === searchWords(item.title).join(' ')) return WEIGHT.exactName
   const nameParts = new Set(item.name.split('-'))
   const aliasTexts = item.aliases.map((alias) => searchWords(alias).join(' '))
@@ -91,18 +90,23 @@ function scoreOf(item: Searchable, query: string, words: readonly string[]): num
 export function searchOperations<T extends Searchable>(items: readonly T[], query: string): Array<SearchHit<T>> {
   const words = searchWords(query)
   if (words.length === 0) return []
+  const normalized = words.join(' ')
   return items
-    .map((item) => ({ item, score: scoreOf(item, query, words) }))
+    .map((item) => ({ item, score: scoreOf(item, normalized, words) }))
     .filter((hit) => hit.score > 0)
     .sort((a, b) => b.score - a.score)
 }
 
 /** The name nearest to a mistyped one (at most two letters added, dropped or changed), if any is that near. */
 export function closestName(names: readonly string[], typed: string): string | undefined {
+  const lowered = typed.toLowerCase()
   let best: string | undefined
   let bestDistance = 3
   for (const name of names) {
-    const distance = editDistance(name, typed.toLowerCase())
+    // The distance is at least the difference in length: a name that cannot come nearer is not
+    // compared, so a long typed name costs nothing however long it is.
+    if (Math.abs(name.length - lowered.length) >= bestDistance) continue
+    const distance = editDistance(name, lowered)
     if (distance < bestDistance) {
       best = name
       bestDistance = distance

@@ -6,12 +6,14 @@ import {
   type McpServer,
   ResourceTemplate,
 } from '@modelcontextprotocol/server'
-import { type Static, Type } from 'typebox'
+import { type Static, type TSchema, Type } from 'typebox'
 import { catalogue } from '../core/catalogue.ts'
 import { DevutilsError } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { operationDocument } from '../core/operation-docs.ts'
 import { closestName, searchOperations } from '../core/search.ts'
+import { validate } from '../core/validate.ts'
+import { failure, success } from './results.ts'
 
 /** How many matches `find_operations` answers unless asked for more. */
 const DEFAULT_MATCHES = 5
@@ -62,8 +64,7 @@ export interface DiscoveryOptions {
   operations: readonly AnyOperation[]
   /** Runs one operation on raw arguments, validated as over HTTP, as a tool's result. */
   run: (operation: AnyOperation, args: unknown) => Promise<CallToolResult>
-  /** Answers a refused call as a tool's error result. */
-  refuse: (error: DevutilsError) => CallToolResult
+  /** What the SDK checks the tools' arguments with: the tools check them themselves, as HTTP does. */
   validator: jsonSchemaValidator
 }
 
@@ -75,7 +76,7 @@ export const DISCOVERY_TOOLS = ['find_operations', 'describe_operation', 'run_op
  * operation from its task in words, reads its fields, then runs it; the list stays the same size
  * as the registry grows, where one tool per operation would fill an agent's context.
  */
-export function registerDiscoveryTools(server: McpServer, { operations, run, refuse, validator }: DiscoveryOptions): void {
+export function registerDiscoveryTools(server: McpServer, { operations, run, validator }: DiscoveryOptions): void {
   const byName = new Map(operations.map((operation) => [operation.name, operation]))
   const searchable = operations.map((operation) => ({
     operation,
@@ -95,11 +96,12 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
       `There is no operation named '${name}'${closest ? `; did you mean '${closest}'?` : ';'} find_operations finds one from a task in words`,
     )
   }
-  const answer = async (work: () => CallToolResult | Promise<CallToolResult>) => {
+  /** The tool's answer to arguments checked against its input schema: a refusal, such as VALIDATION_ERROR, as an error result. */
+  const answer = async <Input extends TSchema>(input: Input, args: unknown, work: (fields: Static<Input>) => CallToolResult | Promise<CallToolResult>) => {
     try {
-      return await work()
+      return await work(validate<Static<Input>>(input, args))
     } catch (error) {
-      if (error instanceof DevutilsError) return refuse(error)
+      if (error instanceof DevutilsError) return failure(error)
       throw error
     }
   }
@@ -116,13 +118,12 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args) =>
-      answer(() => {
-        const { query, limit = DEFAULT_MATCHES } = args as Static<typeof FindInput>
+      answer(FindInput, args, ({ query, limit = DEFAULT_MATCHES }) => {
         const hits = searchOperations(searchable, query).slice(0, limit)
         const result: Static<typeof FindOutput> = {
           operations: hits.map(({ item }) => ({ name: item.name, title: item.title, category: item.operation.category, summary: item.summary })),
         }
-        return structured(result)
+        return success(result)
       }),
   )
 
@@ -136,8 +137,8 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args) =>
-      answer(() => {
-        const operation = found((args as Static<typeof DescribeInput>).name)
+      answer(DescribeInput, args, ({ name }) => {
+        const operation = found(name)
         const result: Static<typeof DescribeOutput> = {
           name: operation.name,
           title: operation.title,
@@ -152,7 +153,7 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
             ...(example.output !== undefined && { result: example.output }),
           })),
         }
-        return structured(result)
+        return success(result)
       }),
   )
 
@@ -167,11 +168,7 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, ref
       outputSchema: schema(RunOutput),
       annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async (args) =>
-      answer(() => {
-        const { operation, arguments: fields = {} } = args as Static<typeof RunInput>
-        return run(found(operation), fields)
-      }),
+    async (args) => answer(RunInput, args, ({ operation, arguments: fields = {} }) => run(found(operation), fields)),
   )
 }
 
@@ -217,8 +214,4 @@ export function registerDocumentResources(
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: operationDocument(operation) }] }
     },
   )
-}
-
-function structured(data: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }
 }

@@ -8,12 +8,13 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/server'
 import { DEFAULT_CONFIG } from '../core/config.ts'
-import { DevutilsError, errorBody, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
+import { DevutilsError, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
 import { servedOperations } from '../served.ts'
 import { registerDiscoveryTools, registerDocumentResources } from './discovery.ts'
+import { failure, success } from './results.ts'
 
 export interface CreateMcpServerOptions {
   /** One direct tool per operation of this list (see `selectTools`); without it, the discovery tools. */
@@ -31,7 +32,8 @@ export interface CreateMcpServerOptions {
 /**
  * The SDK validates tool arguments against the tool's input schema before the tool runs, and would
  * answer bad arguments with a protocol error in its own words. This validator lets everything
- * through, so that `execute` validates them as it does for HTTP: same codes, same messages.
+ * through, so that the tools validate them as HTTP does (`execute`, and the discovery tools with
+ * the same validation): same codes, same messages.
  */
 const acceptEverything: jsonSchemaValidator = {
   getValidator<T>(): JsonSchemaValidator<T> {
@@ -84,7 +86,7 @@ export function createMcpServer({
       return failure(isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE))
     }
   }
-  if (tools === undefined) registerDiscoveryTools(server, { operations, run, refuse: failure, validator: acceptEverything })
+  if (tools === undefined) registerDiscoveryTools(server, { operations, run, validator: acceptEverything })
   else
     for (const operation of tools) {
       server.registerTool(
@@ -103,23 +105,4 @@ export function createMcpServer({
     }
   registerDocumentResources(server, { operations, openApiDocument })
   return server
-}
-
-function success(data: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data }
-}
-
-/**
- * The error as `CODE: message`, then as the JSON of HTTP's `error` object, both as text. Not as
- * structured content: clients on the 1.x SDK check structured content against the tool's
- * outputSchema even in an error result, and would show a schema mismatch instead of the message.
- */
-function failure(error: DevutilsError): CallToolResult {
-  return {
-    isError: true,
-    content: [
-      { type: 'text', text: `${error.code}: ${error.message}` },
-      { type: 'text', text: JSON.stringify(errorBody(error)) },
-    ],
-  }
 }

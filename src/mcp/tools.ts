@@ -12,7 +12,7 @@ export const mcpTools: readonly AnyOperation[] = [...operations, pipeline]
 /**
  * Which tools a client asks for: those named and those of the categories named (the union), each
  * with its full schemas; with neither, every operation directly when `all` is set (MCP_TOOLS=all),
- * and otherwise the discovery tools, which reach every operation in a few thousand tokens.
+ * and otherwise the discovery tools, which reach every operation in a small, constant number of tokens.
  */
 export interface ToolSelection {
   tools?: readonly string[]
