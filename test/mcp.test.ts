@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../src/core/errors.ts'
 import { createWorkflows } from '../src/core/workflows.ts'
 import { annotationsFor, createMcpServer } from '../src/mcp/server.ts'
+import { stderrReport } from '../src/mcp/stdio.ts'
 import { mcpTools } from '../src/mcp/tools.ts'
 import { operations } from '../src/operations/index.ts'
 import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
@@ -209,7 +210,7 @@ describe('a defect in a tool', () => {
     }
   })
 
-  test('inside a pipeline step, is reported with the original error as its cause', async () => {
+  test('inside a pipeline step, is reported with the original error as its cause, which devutils mcp logs by its stack, never its message', async () => {
     const reported: unknown[] = []
     const { pipeline } = createWorkflows([brokenOperation])
     const client = await connectInMemory(createMcpServer({ tools: [pipeline], reportDefect: (error) => reported.push(error) }))
@@ -219,6 +220,12 @@ describe('a defect in a tool', () => {
       assert.deepEqual(error, { code: 'INTERNAL_ERROR', message: INTERNAL_ERROR_MESSAGE, details: { step: 0, operation: 'broken' } })
       assert.equal(reported.length, 1)
       assert.equal(((reported[0] as Error).cause as Error).message, DEFECT_MESSAGE)
+      // What devutils mcp writes to standard error of it: MCP hosts keep that in their log files.
+      const report = stderrReport('tool call failed', reported[0])
+      const [own, cause] = report.split('\ncaused by ')
+      assert.match(own, /^devutils mcp: tool call failed: DevutilsError \(INTERNAL_ERROR\)\n\s+at /)
+      assert.match(cause, /^Error\n\s+at .*broken-operation\.ts/s, 'the stack of the error the operation threw, as its cause')
+      assert.ok(!report.includes(DEFECT_MESSAGE), report)
     } finally {
       await client.close()
     }

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
-import { inspect } from 'node:util'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { loadConfig } from '../core/config.ts'
+import { type DefectDescription, describeDefect } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { createMcpServer } from './server.ts'
 
@@ -15,9 +15,24 @@ const OPENAPI_FILE =
 
 const builtOpenApiDocument = () => readFile(OPENAPI_FILE, 'utf8')
 
+/**
+ * What standard error says of a failure: the type, code and stack of each error down its chain of
+ * causes, as the HTTP service logs a defect, and never a message: a message may hold the caller's
+ * input (a password, a key), and MCP hosts keep a server's standard error in their log files.
+ */
+export function stderrReport(what: string, error: unknown): string {
+  return `devutils mcp: ${what}: ${readableDefect(describeDefect(error))}\n`
+}
+
+/** A defect's description as lines: each error's type and code, then its stack frames, then its cause's. */
+function readableDefect({ type, code, stack, cause }: DefectDescription): string {
+  const heading = code === undefined ? type : `${type} (${String(code)})`
+  const own = stack ? `${heading}\n${stack}` : heading
+  return cause === undefined ? own : `${own}\ncaused by ${readableDefect(cause)}`
+}
+
 function logToStderr(what: string, error: unknown): void {
-  // inspect, not the stack alone: it shows the chain of causes a defect carries.
-  process.stderr.write(`devutils mcp: ${what}: ${inspect(error)}\n`)
+  process.stderr.write(stderrReport(what, error))
 }
 
 /**
