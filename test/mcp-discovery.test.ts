@@ -10,7 +10,7 @@ import { Type } from 'typebox'
 import { defineOperation } from '../src/core/operation.ts'
 import { closestName } from '../src/core/search.ts'
 import { DISCOVERY_TOOLS } from '../src/mcp/discovery.ts'
-import { createMcpServer } from '../src/mcp/server.ts'
+import { type CreateMcpServerOptions, createMcpServer } from '../src/mcp/server.ts'
 import { servedOperations } from '../src/served.ts'
 import { buildTestApp, connectInMemory } from './helpers.ts'
 
@@ -58,6 +58,20 @@ describe('the default MCP tool list', () => {
     const all = countTokens(JSON.stringify(await client.listTools()))
     await client.close()
     assert.ok(all > 5 * TOOL_LIST_BUDGET, `${all} tokens`)
+  })
+
+  test('the instructions name the discovery tools where they are listed, and only there', async () => {
+    const instructionsOf = async (tools?: CreateMcpServerOptions['tools']) => {
+      const client = await connectInMemory(createMcpServer({ tools }))
+      const instructions = client.getInstructions() ?? ''
+      await client.close()
+      return instructions
+    }
+    const discovery = await instructionsOf()
+    for (const name of DISCOVERY_TOOLS) assert.ok(discovery.includes(name), name)
+    const direct = await instructionsOf(servedOperations.filter((operation) => operation.name === 'base64'))
+    assert.match(direct, /^Developer utilities: /)
+    for (const name of DISCOVERY_TOOLS) assert.ok(!direct.includes(name), name)
   })
 })
 
@@ -224,7 +238,9 @@ describe('an agent on the default tools over Streamable HTTP', () => {
       assert.ok(uris.includes(uri), uri)
     const read = async (uri: string) => (await client.readResource({ uri })).contents[0] as { text: string; mimeType: string }
     assert.equal(JSON.parse((await read('devutils://catalogue')).text).operations.length, servedOperations.length - 2)
-    assert.match(JSON.parse((await read('devutils://openapi.json')).text).openapi, /^3\.1/)
+    const openApi = (await read('devutils://openapi.json')).text
+    assert.match(JSON.parse(openApi).openapi, /^3\.1/)
+    assert.equal(openApi, await (await fetch(new URL('/openapi.json', url))).text(), 'the text /openapi.json serves')
     const base64 = await read('devutils://operations/base64')
     assert.equal(base64.mimeType, 'text/markdown')
     assert.match(base64.text, /^# Base64 \(`base64`\)/)

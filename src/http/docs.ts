@@ -12,6 +12,13 @@ import type { AnyOperation } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
 import { documentBase, ErrorEnvelopeSchema, withGetExamples } from './openapi.ts'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The OpenAPI document as JSON text, serialized once, for /openapi.json and MCP's resource alike. */
+    openApiText(): string
+  }
+}
+
 /** package.json's licence, stated in the OpenAPI document (a test holds the two together). */
 export const LICENSE = 'MIT'
 
@@ -25,6 +32,12 @@ export const openApiDocument = fastifyPlugin(async function openApiDocument(app:
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `schema-${index}`) },
     openapi: documentBase(VERSION, LICENSE),
     transformObject: (document) => ('openapiObject' in document ? withGetExamples(document.openapiObject, operations, API_PREFIX) : document.swaggerObject),
+  })
+  let text: string | undefined
+  // Asked for only while serving a request, when every route is registered and the document is whole.
+  app.decorate('openApiText', () => {
+    text ??= JSON.stringify(app.swagger())
+    return text
   })
 })
 
@@ -42,11 +55,9 @@ export async function docs(app: FastifyInstance) {
     baseDir: swaggerUiAssets,
     logo: { type: 'image/svg+xml', content: readFileSync(join(swaggerUiAssets, 'logo.svg')) },
   })
-  let document: string | undefined
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
-    document ??= JSON.stringify(app.swagger())
     // The API's answers are never stored (protection.ts); the document may be, while it is revalidated.
-    return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(document)
+    return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(app.openApiText())
   })
 }
 

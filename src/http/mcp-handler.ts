@@ -21,7 +21,7 @@ export function createMcpHttpHandler(app: FastifyInstance, { timeBudgetMs, allTo
     ({ requestInfo }) =>
       createMcpServer({
         tools: selectTools({ ...(requestInfo ? toolSelectionOf(requestInfo) : {}), all: allTools }),
-        openApiDocument: async () => JSON.stringify(app.swagger()),
+        openApiDocument: async () => app.openApiText(),
         timeBudgetMs,
         reportDefect: (error) => app.log.error({ defect: describeDefect(error) }, 'MCP tool call failed'),
       }),

@@ -99,7 +99,12 @@ const JsonRpcResponseSchema = typeEnums(
   ),
 )
 
-const TOOLS_CALL = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'base64', arguments: { input: 'hi' } } }
+const TOOLS_CALL = {
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/call',
+  params: { name: 'run_operation', arguments: { operation: 'base64', arguments: { input: 'hi' } } },
+}
 
 /** The route schema of /mcp, for the OpenAPI document: the JSON-RPC messages it takes and answers. */
 function mcpRouteSchema() {
@@ -107,12 +112,13 @@ function mcpRouteSchema() {
   return {
     operationId: 'mcp',
     tags: ['service'],
-    summary: 'Model Context Protocol (Streamable HTTP, stateless): every operation and the pipeline as MCP tools',
+    summary: 'Model Context Protocol (Streamable HTTP, stateless): every operation and the workflows, through MCP tools',
     description:
-      'Point an MCP client at this URL. The body is a JSON-RPC message of the MCP protocol; tools/list lists one tool per operation plus `pipeline`, ' +
-      "and tools/call answers the operation's `data` as structured content, or an error result whose structured content is this API's `error` object. " +
-      'Send `Accept: application/json, text/event-stream`: a result comes as a server-sent event stream. ' +
-      'A client that loads only so many tools can ask for fewer in the URL: `/mcp?categories=encoders,converters` or `/mcp?tools=base64,hash` (both together give the union).',
+      'Point an MCP client at this URL. The body is a JSON-RPC message of the MCP protocol. ' +
+      'tools/list lists three tools that reach every operation: `find_operations` (from a task in words), `describe_operation` (its fields) and `run_operation` (runs it; `pipeline` and `batch` run several). ' +
+      'Operations are tools of their own, each with its full schemas, when the URL asks for some (`/mcp?categories=encoders,converters`, `/mcp?tools=base64,hash`; both together give the union) or, without either, when the service runs with MCP_TOOLS=all. ' +
+      "tools/call answers the operation's `data` as structured content, or an error result without structured content whose text is `CODE: message`, then this API's `error` object as JSON. " +
+      'Send `Accept: application/json, text/event-stream`: a result comes as a server-sent event stream.',
     querystring: Type.Object(
       {
         tools: Type.Optional(Type.String({ description: 'Comma-separated tool names (operation names, or pipeline) to serve.' })),
@@ -135,7 +141,7 @@ function mcpRouteSchema() {
           },
         },
         'tools/list': { summary: 'List the tools', value: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
-        'tools/call': { summary: 'Call base64', value: TOOLS_CALL },
+        'tools/call': { summary: 'Run base64', value: TOOLS_CALL },
       },
     },
     response: {

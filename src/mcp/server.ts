@@ -52,6 +52,14 @@ export function annotationsFor(operation: AnyOperation): ToolAnnotations {
   return { readOnlyHint: true, idempotentHint: repeatable, openWorldHint: false }
 }
 
+/** What the server tells a client of itself when it connects, in parts. */
+const INSTRUCTIONS = {
+  about: 'Developer utilities: encoders, generators and converters, the same operations as the devutils HTTP API.',
+  discovery: 'find_operations finds one from a task in words, describe_operation gives its fields, run_operation runs it.',
+  results:
+    "Every tool is read-only and pure. A result is the operation's data as structured content; a refused call is an error result whose text says 'CODE: message', followed by the error { code, message, details } as JSON text.",
+}
+
 const unavailableDocument = async (): Promise<string> => {
   throw new DevutilsError('NOT_FOUND', 'The OpenAPI document is not available here: run `npm run build`, or read /openapi.json from a server')
 }
@@ -71,10 +79,8 @@ export function createMcpServer({
     { name: 'devutils', version: VERSION },
     {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
-      instructions:
-        'Developer utilities: encoders, generators and converters, the same operations as the devutils HTTP API. ' +
-        'find_operations finds one from a task in words, describe_operation gives its fields, run_operation runs it. ' +
-        "Every tool is read-only and pure. A result is the operation's data as structured content; a refused call is an error result whose text says 'CODE: message', followed by the error { code, message, details } as JSON text.",
+      // The discovery tools are named only where they are listed: a client of direct tools has none of them.
+      instructions: [INSTRUCTIONS.about, ...(tools === undefined ? [INSTRUCTIONS.discovery] : []), INSTRUCTIONS.results].join(' '),
     },
   )
   const run = async (operation: AnyOperation, args: unknown): Promise<CallToolResult> => {
