@@ -1,7 +1,7 @@
 /**
  * Finding operations from a question in a user's words ("decode a JWT", "sha256 of a file", "epoch
- * to date"): the one ranking that MCP's discovery tool and the web app's search box share. Pure and
- * free of Node's modules, so the browser bundle can use it as it is.
+ * to date"), for MCP's discovery tool. Pure and free of Node's modules, so that a browser bundle can
+ * use it as it is.
  */
 
 /** What the ranking reads of an operation. */
@@ -29,7 +29,7 @@ const STOP_WORDS = new Set(
 )
 
 /** Lower-case words of a text, split at anything that is not a letter or a digit, without stop words. */
-export function searchWords(text: string): string[] {
+function searchWords(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)

@@ -26,20 +26,23 @@ export const LICENSE = 'MIT'
  * The OpenAPI document, built from the schemas of every route registered after it: registered on
  * the whole app (it watches routes as they are added), before any route.
  */
-export const openApiDocument = fastifyPlugin(async function openApiDocument(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
-  app.addSchema(ErrorEnvelopeSchema)
-  await app.register(swagger, {
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `schema-${index}`) },
-    openapi: documentBase(VERSION, LICENSE),
-    transformObject: (document) => ('openapiObject' in document ? withGetExamples(document.openapiObject, operations, API_PREFIX) : document.swaggerObject),
-  })
-  let text: string | undefined
-  // Asked for only while serving a request, when every route is registered and the document is whole.
-  app.decorate('openApiText', () => {
-    text ??= JSON.stringify(app.swagger())
-    return text
-  })
-})
+export const openApiDocument = fastifyPlugin(
+  async function openApiDocument(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
+    app.addSchema(ErrorEnvelopeSchema)
+    await app.register(swagger, {
+      refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `schema-${index}`) },
+      openapi: documentBase(VERSION, LICENSE),
+      transformObject: (document) => ('openapiObject' in document ? withGetExamples(document.openapiObject, operations, API_PREFIX) : document.swaggerObject),
+    })
+    let text: string | undefined
+    // Asked for only while serving a request, when every route is registered and the document is whole.
+    app.decorate('openApiText', () => {
+      text ??= JSON.stringify(app.swagger())
+      return text
+    })
+  },
+  { name: 'openApiDocument' },
+)
 
 /**
  * The reference a person reads at /docs (Swagger UI, offline) and the document a tool reads at

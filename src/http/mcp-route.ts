@@ -10,7 +10,7 @@ import type { McpHttpHandler } from './mcp-handler.ts'
 import { toolSelectionOf } from './mcp-selection.ts'
 import { ERROR_ENVELOPE_ID } from './openapi.ts'
 
-export const MCP_PATH = '/mcp'
+const MCP_PATH = '/mcp'
 
 /**
  * MCP over Streamable HTTP at /mcp, stateless: every POST is served by a fresh server instance, for
