@@ -18,6 +18,7 @@ import { ipAddress } from './ip-address.ts'
 import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
 import { jwt } from './jwt.ts'
+import { lines } from './lines.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { morse } from './morse.ts'
@@ -65,6 +66,7 @@ export const typedOperations = [
   json,
   jsonEscape,
   jwt,
+  lines,
   loremIpsum,
   macAddress,
   morse,
