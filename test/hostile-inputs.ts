@@ -187,6 +187,16 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   hostile('timestamp impossible date', 'timestamp', { input: '2023-02-30' }, 422, 'INVALID_INPUT'),
   hostile('hash unknown algorithm', 'hash', { input: 'x', algorithm: 'sha257' }, 400, 'VALIDATION_ERROR'),
   hostile('slug of 1 MiB of separators', 'slug', { input: ' -'.repeat(500_000) }, 200),
+  hostile('half a million empty lines in natural order', 'lines', { input: '\n'.repeat(500_000), compare: 'natural' }, 200),
+  hostile(
+    'lines: 100,000 distinct lines counted',
+    'lines',
+    { input: Array.from({ length: 100_000 }, (_, i) => `${i}`).join('\n'), action: 'count' },
+    200,
+  ),
+  { ...hostile('an ill-formed locale tag', 'lines', { input: 'a', locale: 'en_US' }, 400, 'VALIDATION_ERROR'), field: 'locale' },
+  { ...hostile('a set action without compareTo', 'lines', { input: 'a', action: 'union' }, 400, 'VALIDATION_ERROR'), field: 'compareTo' },
+  { ...hostile('compareTo for an action that takes none', 'lines', { input: 'a', compareTo: 'b' }, 400, 'VALIDATION_ERROR'), field: 'compareTo' },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]
