@@ -6,7 +6,7 @@ import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
-import { countLines, lines, MAX_LINES, OFFLOAD_LINES } from './lines.ts'
+import { countLines, lines, MAX_LINES, OFFLOAD_LINES, SORT_OFFLOAD_LINES } from './lines.ts'
 
 type Answer = { result: string; action: string; lines: number; removed: number; counts?: Array<{ line: string; count: number }> }
 
@@ -84,6 +84,9 @@ describe('lines: each action and option', () => {
   test('length counts code points, and ties keep input order', async () => {
     assert.equal(await resultOf({ input: 'ccc\n😀😀\nb\naa', compare: 'length' }), 'b\n😀😀\naa\nccc')
     assert.equal(await resultOf({ input: 'ccc\nbb\naa\nd', compare: 'length', order: 'desc' }), 'ccc\nbb\naa\nd')
+    assert.equal(await resultOf({ input: 'ss\nß', compare: 'length', caseSensitive: false }), 'ß\nss', 'case folding does not lengthen ß')
+    assert.equal(await resultOf({ input: 'ab\ne\u0301', compare: 'length', normalize: 'NFC' }), 'e\u0301\nab', 'é composed is one code point')
+    assert.equal(await resultOf({ input: 'ab\ne\u0301', compare: 'length' }), 'ab\ne\u0301', 'decomposed, two')
   })
 
   test('locale: extensions in the tag apply; an unknown or root tag gets the root order, whatever the host’s locale', async () => {
@@ -379,10 +382,14 @@ describe('lines: refusals and bounds', () => {
   })
 
   test('an answer past the 16 MiB output limit is refused before it is joined', () => {
-    // Control characters take six bytes each in JSON: 3.2 million of them pass the limit.
+    // Control characters take the most JSON of any character: these pass the limit once escaped, not before.
     const line = '\u0001'.repeat(15)
     assert.throws(() => call({ input: `${line}\n`.repeat(200_000), action: 'reverse' }), { code: 'LIMIT_EXCEEDED', message: /output limit/ })
     assert.equal(call({ input: `${'a'.repeat(15)}\n`.repeat(200_000), action: 'reverse' }).lines, 200_000, 'measured exactly near the limit')
+    // Counting distinct lines writes each twice, in the result and in the counts.
+    const distinct = Array.from({ length: 300_000 }, (_, i) => `${i}`.padStart(20, '-')).join('\n')
+    assert.throws(() => call({ input: distinct, action: 'count' }), { code: 'LIMIT_EXCEEDED', message: /output limit/ })
+    assert.equal(call({ input: distinct, action: 'unique' }).lines, 300_000)
   })
 
   test('hostile inputs are answered quickly: half a million lines, one line of a mebibyte, many distinct lines', async () => {
@@ -395,10 +402,12 @@ describe('lines: refusals and bounds', () => {
     assert.ok(performance.now() - started < 8000)
   })
 
-  test(`offload: more than ${OFFLOAD_LINES} lines go to a worker, with the same answer as in process`, async () => {
+  test(`offload: a sort of more than ${SORT_OFFLOAD_LINES} lines, any other action of more than ${OFFLOAD_LINES}, goes to a worker, with the same answer as in process`, async () => {
     const offloads = (input: Record<string, unknown>) => lines.offload?.(validate(lines.input, input))
-    assert.equal(offloads({ input: 'x\n'.repeat(OFFLOAD_LINES) }), false)
-    assert.equal(offloads({ input: 'x\n'.repeat(OFFLOAD_LINES + 1) }), true)
+    assert.equal(offloads({ input: 'x\n'.repeat(SORT_OFFLOAD_LINES) }), false)
+    assert.equal(offloads({ input: 'x\n'.repeat(SORT_OFFLOAD_LINES + 1) }), true)
+    assert.equal(offloads({ input: 'x\n'.repeat(OFFLOAD_LINES), action: 'count' }), false)
+    assert.equal(offloads({ input: 'x\n'.repeat(OFFLOAD_LINES + 1), action: 'unique' }), true)
     assert.equal(offloads({ input: 'x'.repeat(1024 * 1024) }), false, 'one long line stays')
     assert.equal(offloads({ input: 'x\n'.repeat(15_000), compareTo: 'y\n'.repeat(15_000), action: 'union' }), true)
     const fields = { input: Array.from({ length: 30_000 }, (_, i) => `line ${(i * 31) % 1000}`).join('\n'), compare: 'natural', order: 'desc' }

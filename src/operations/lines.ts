@@ -16,13 +16,17 @@ type Compare = (typeof COMPARES)[number]
 const NEWLINES = { lf: '\n', crlf: '\r\n' } as const
 
 /**
- * The most lines `input` and `compareTo` may hold together. A 1 MiB request body cannot reach it (a
- * line break takes two bytes in JSON); it bounds the memory and time of the command line, which
- * reads files of any size.
+ * The most lines `input` and `compareTo` may hold together. A request body within the default limit
+ * cannot reach it, since JSON escapes every line break; it bounds the memory and time of the command
+ * line, which reads files of any size.
  */
 export const MAX_LINES = 1_000_000
 
-/** Inputs of more lines than this together are worked on a worker thread (a locale sort costs about 3 µs a line). */
+/**
+ * Inputs of more lines than these together run on a worker thread: a sort collates each line many
+ * times, the other actions touch it once or twice (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const SORT_OFFLOAD_LINES = 2_000
 export const OFFLOAD_LINES = 20_000
 
 const LINE_BREAK = /\r\n|\r|\n/
@@ -211,22 +215,25 @@ function setLines(action: Action, lines: string[], keys: string[], otherLines: s
   return written
 }
 
-/** A count entry's `{"line":"","count":…}` around its line, at most. */
-const COUNT_ENTRY_BYTES = 40
+/** What a count entry's JSON, `{"line":"…","count":…},`, holds besides its line's text and its count's digits. */
+const COUNT_ENTRY_BYTES = 21
+/** The most JSON one UTF-16 unit can take: a control character's escape. */
+const WIDEST_ESCAPE = JSON.stringify('\u001f').length - 2
 
 /**
- * Refuses an answer past the output limit before it is joined: a UTF-16 unit takes at most six
- * bytes of JSON (`\u001f`), so only answers near the limit are measured exactly.
+ * Refuses an answer past the output limit before it is joined. No UTF-16 unit takes more JSON than
+ * a control character's `\u001f`, so only answers near the limit are measured exactly.
  */
 function assertAnswerWithinLimit(written: string[], newline: string, counts: CountEntry[] | undefined): void {
   let units = 0
   for (const line of written) units += line.length + newline.length
-  for (const entry of counts ?? []) units += entry.line.length + COUNT_ENTRY_BYTES
-  if (units * 6 <= OUTPUT_LIMIT_BYTES) return
+  for (const entry of counts ?? []) units += entry.line.length + COUNT_ENTRY_BYTES + String(entry.count).length
+  if (units * WIDEST_ESCAPE <= OUTPUT_LIMIT_BYTES) return
   const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2
+  // Each line break is written as two characters of JSON escape.
   let bytes = 0
   for (const line of written) bytes += jsonBytes(line) + newline.length * 2
-  for (const entry of counts ?? []) bytes += jsonBytes(entry.line) + COUNT_ENTRY_BYTES
+  for (const entry of counts ?? []) bytes += jsonBytes(entry.line) + COUNT_ENTRY_BYTES + String(entry.count).length
   assertOutputWithinLimit(bytes)
 }
 
@@ -271,7 +278,7 @@ export const lines = defineOperation({
     '`locale`, the Unicode Collation Algorithm with CLDR’s order for `locale` (a BCP 47 tag; `und`, the default, and tags ICU has no data for get the root order; extensions such as `de-u-co-phonebk` apply); ' +
     '`natural`, the same with digit runs compared by value (`file2` before `file10`; digit runs only: `-5` sorts before `-10` and `x1.5` before `x1.10`); ' +
     '`numeric`, each line read as a JSON number (RFC 8259 syntax, spaces around allowed) and ordered by value, lines that are not numbers last in input order whatever the order; ' +
-    '`codeUnit`, by UTF-16 code units, as JavaScript’s default sort (surrogates sort below U+E000–U+FFFF); `length`, by code points. ' +
+    '`codeUnit`, by UTF-16 code units, as JavaScript’s default sort (surrogates sort below U+E000–U+FFFF); `length`, by code points (after `normalize`; case does not change it). ' +
     'Collation follows the platform’s ICU and may differ slightly between Node builds. ' +
     '`unique` keeps one line per key, the first or last occurrence (`keep`), in input order. ' +
     '`count` lists each distinct line once with its count, most frequent first, ties in first-seen order (as `sort | uniq -c | sort -rn`): `result` has one line per distinct line, its count right-aligned, a space and the line; `counts` gives the same as data. ' +
@@ -380,11 +387,11 @@ export const lines = defineOperation({
       output: { result: 'alice\r\ncarol\r\n', action: 'difference', lines: 2, removed: 3 },
     },
   ],
-  offload({ input, compareTo }) {
-    const length = input.length + (compareTo?.length ?? 0)
+  offload({ input, compareTo, action }) {
+    const threshold = action === 'sort' ? SORT_OFFLOAD_LINES : OFFLOAD_LINES
     // A line takes at least one character (its break), so a short text cannot hold enough lines.
-    if (length <= OFFLOAD_LINES) return false
-    return countLines(input, OFFLOAD_LINES) + (compareTo === undefined ? 0 : countLines(compareTo, OFFLOAD_LINES)) > OFFLOAD_LINES
+    if (input.length + (compareTo?.length ?? 0) <= threshold) return false
+    return countLines(input, threshold) + (compareTo === undefined ? 0 : countLines(compareTo, threshold)) > threshold
   },
   run({ input, action, compareTo, trim, removeBlank, caseSensitive, normalize, order, compare, locale, keep, newline }) {
     const isSetAction = SET_ACTIONS.has(action)
@@ -408,7 +415,9 @@ export const lines = defineOperation({
     let written: string[]
     let counts: CountEntry[] | undefined
     if (action === 'sort') {
-      written = sortedIndexes(kept.map(keyOf), compare, order === 'desc', canonical).map((index) => kept[index])
+      // Case folding can change a line's length (ß to ss): length compares the lines as normalized only.
+      const keys = kept.map(compare === 'length' ? keyMaker(true, normalize) : keyOf)
+      written = sortedIndexes(keys, compare, order === 'desc', canonical).map((index) => kept[index])
     } else if (action === 'unique') {
       written = uniqueIndexes(kept.map(keyOf), keep).map((index) => kept[index])
     } else if (action === 'count') {
