@@ -287,7 +287,7 @@ export const lines = defineOperation({
     '`clean` only trims, drops blank lines and rewrites line breaks. ' +
     'Lines are joined with `newline`: `auto` uses the first line break of `input` (LF when it has none); a final line break is written when `input` ended with one and a line is written. ' +
     '`lines` counts the lines written, `removed` the lines read from `input` and `compareTo` that were not (blank, duplicates, set logic). ' +
-    `An ill-formed locale tag is a 400; more than ${MAX_LINES.toLocaleString('en')} lines in \`input\` and \`compareTo\` together are a 422 LIMIT_EXCEEDED.`,
+    `An ill-formed locale tag is a 400; more than ${MAX_LINES.toLocaleString('en')} lines in \`input\` and \`compareTo\` together, or an answer past the output limit (counts of many distinct lines, line breaks widened to CRLF), are a 422 LIMIT_EXCEEDED.`,
   input: Type.Object(
     {
       input: Type.String({ description: 'The text whose lines to work on. May be empty.', examples: ['pear\napple\nfig\n'] }),
