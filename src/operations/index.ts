@@ -17,6 +17,7 @@ import { id } from './id.ts'
 import { ipAddress } from './ip-address.ts'
 import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
+import { jsonPatch } from './json-patch.ts'
 import { jwt } from './jwt.ts'
 import { lines } from './lines.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
@@ -65,6 +66,7 @@ export const typedOperations = [
   ipAddress,
   json,
   jsonEscape,
+  jsonPatch,
   jwt,
   lines,
   loremIpsum,

@@ -25,6 +25,7 @@ export const operationLoaders = {
   'ip-address': () => import('./ip-address.ts').then((module) => module.ipAddress),
   json: () => import('./json.ts').then((module) => module.json),
   'json-escape': () => import('./json-escape.ts').then((module) => module.jsonEscape),
+  'json-patch': () => import('./json-patch.ts').then((module) => module.jsonPatch),
   jwt: () => import('./jwt.ts').then((module) => module.jwt),
   lines: () => import('./lines.ts').then((module) => module.lines),
   'lorem-ipsum': () => import('./lorem-ipsum.ts').then((module) => module.loremIpsum),
