@@ -280,6 +280,20 @@ describe('json-patch', () => {
     assert.equal((diffAnswer.warnings as string[]).length, 1)
   })
 
+  test('property: an empty patch gives the document back, and JSON.stringify text (every number a double) has nothing to warn of', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (document) => {
+        const answer = await run({ input: JSON.stringify(document), patch: '[]' })
+        assertSameJson(answer.result, document)
+        assert.deepEqual(answer.warnings, [])
+      }),
+      { numRuns: 200 },
+    )
+    const escapes = await run({ input: '{"s":"a\\"1e400\\\\","t":"\\\\","n":12345678901234567890}', patch: [] })
+    assert.deepEqual(escapes.result, { s: 'a"1e400\\', t: '\\', n: 12345678901234567000 })
+    assert.equal((escapes.warnings as string[]).length, 1)
+  })
+
   test('diff: objects member by member, arrays by their elements, invertible with a test before each change', async () => {
     assert.deepEqual(await diffed({ a: 1 }, { a: 1 }), [])
     assert.deepEqual(await diffed({ a: 1, b: 2 }, { b: 3, c: 4 }), [
