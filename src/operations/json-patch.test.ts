@@ -437,6 +437,8 @@ describe('json-patch', () => {
       const deepPath = `/right${'/a'.repeat(59)}`
       await expectRefusal(run({ input: sixty, patch: [{ op: 'move', from: '/left', path: deepPath }] }), { code: 'LIMIT_EXCEEDED' })
       await expectRefusal(run({ input: sixty, patch: [{ op: 'copy', from: '/left', path: deepPath }] }), { code: 'LIMIT_EXCEEDED' })
+      // A path longer than any the document can hold leads nowhere: that is what is told.
+      await expectRefusal(run({ input: {}, patch: [{ op: 'add', path: '/a'.repeat(150), value: 1 }] }), { details: { reason: 'noSuchPath' } })
       // Within the limit: a value moved up and down again.
       const moved = await run({
         input: sixty,

@@ -62,7 +62,7 @@ class PatchProblem {
   ) {}
 }
 
-/** The JSON text of a string, for messages: at most about 60 characters of it. */
+/** The JSON text of a string, for messages: a long one cut short. */
 function quoted(text: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}…` : text)
 }
@@ -292,16 +292,23 @@ class PatchState {
     return this.child(this.parentOf(tokens, member, false), tokens, tokens.length - 1, member)
   }
 
+  /** The path is checked before the depth, so that a path that leads nowhere is told as such. */
   private add(tokens: string[], value: unknown): void {
-    this.assertDepth(tokens, value)
     if (tokens.length === 0) {
+      this.assertDepth(tokens, value)
       this.root = value
       return
     }
     const parent = this.parentOf(tokens, 'path', true)
-    const last = tokens[tokens.length - 1]
-    if (Array.isArray(parent)) parent.splice(arrayIndex(parent, tokens, tokens.length - 1, true, 'path'), 0, value)
-    else setOwn(parent, last, value)
+    const last = tokens.length - 1
+    if (Array.isArray(parent)) {
+      const index = arrayIndex(parent, tokens, last, true, 'path')
+      this.assertDepth(tokens, value)
+      parent.splice(index, 0, value)
+    } else {
+      this.assertDepth(tokens, value)
+      setOwn(parent, tokens[last], value)
+    }
   }
 
   private remove(tokens: string[], member: string): unknown {
@@ -315,17 +322,21 @@ class PatchState {
   }
 
   private replace(tokens: string[], value: unknown): void {
-    this.assertDepth(tokens, value)
     if (tokens.length === 0) {
+      this.assertDepth(tokens, value)
       this.root = value
       return
     }
     const parent = this.parentOf(tokens, 'path', true)
-    const index = tokens.length - 1
-    if (Array.isArray(parent)) parent[arrayIndex(parent, tokens, index, false, 'path')] = value
-    else {
-      this.child(parent, tokens, index, 'path')
-      setOwn(parent, tokens[index], value)
+    const last = tokens.length - 1
+    if (Array.isArray(parent)) {
+      const index = arrayIndex(parent, tokens, last, false, 'path')
+      this.assertDepth(tokens, value)
+      parent[index] = value
+    } else {
+      this.child(parent, tokens, last, 'path')
+      this.assertDepth(tokens, value)
+      setOwn(parent, tokens[last], value)
     }
   }
 
