@@ -33,6 +33,7 @@ import { rot13 } from './rot13.ts'
 import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
 import { subnet } from './subnet.ts'
+import { textDistance } from './text-distance.ts'
 import { timestamp } from './timestamp.ts'
 import { tomlJson } from './toml-json.ts'
 import { unicode } from './unicode.ts'
@@ -82,6 +83,7 @@ export const typedOperations = [
   slug,
   sqlEscape,
   subnet,
+  textDistance,
   timestamp,
   tomlJson,
   unicode,

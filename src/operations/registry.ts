@@ -41,6 +41,7 @@ export const operationLoaders = {
   slug: () => import('./slug.ts').then((module) => module.slug),
   'sql-escape': () => import('./sql-escape.ts').then((module) => module.sqlEscape),
   subnet: () => import('./subnet.ts').then((module) => module.subnet),
+  'text-distance': () => import('./text-distance.ts').then((module) => module.textDistance),
   timestamp: () => import('./timestamp.ts').then((module) => module.timestamp),
   'toml-json': () => import('./toml-json.ts').then((module) => module.tomlJson),
   unicode: () => import('./unicode.ts').then((module) => module.unicode),
