@@ -39,9 +39,9 @@ const OFFLOAD_LENGTH = 8 * 1024
 
 /**
  * The longest run of combining marks (in code units) a text may hold when it is normalized. ICU
- * reorders the marks of one run by insertion sort, so normalizing costs the square of the longest run:
- * a run of a hundred thousand alternating accents took seconds. Unicode's stream-safe format (UAX #15)
- * allows 30; this allows far more than any writing system (or "Zalgo" text) uses.
+ * reorders the marks of one run by insertion sort, so normalizing costs the square of the longest run
+ * (docs/PERFORMANCE.md, "Offload thresholds and cost bounds"). Unicode's stream-safe format (UAX #15)
+ * allows far fewer; this allows more than any writing system, or "Zalgo" text, uses.
  */
 export const MAX_MARK_RUN = 1024
 const MARK_RUN = /\p{M}+/gu
@@ -188,7 +188,7 @@ export function damerauLevenshtein(a: Int32Array, b: Int32Array, alphabetSize: n
   const n = a.length
   const m = b.length
   const width = m + 2
-  // The table, shifted by one row and column so that row and column -1 (the sentinel) are 0.
+  // Row and column -1, the sentinels, sit at index 0, so every row and column is stored one further on.
   const table = new (n + m < 0xffff ? Uint16Array : Int32Array)((n + 2) * width)
   const infinity = n + m
   const lastRowOf = new Int32Array(alphabetSize)
@@ -365,6 +365,7 @@ export const textDistance = defineOperation({
     'jaro-winkler',
     'longest common subsequence',
     'string similarity',
+    'how similar two strings are',
     'fuzzy match',
     'compare strings',
     'typo distance',
