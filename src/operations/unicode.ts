@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { invalidInput } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
-import { segmentsOf } from '../core/segment.ts'
+import { textTotals } from '../core/text-counts.ts'
 
 const ACTIONS = ['inspect', 'normalize'] as const
 const FORMS = ['NFC', 'NFD', 'NFKC', 'NFKD'] as const
@@ -78,7 +78,6 @@ const LOOKALIKE_SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Cherokee',
   pattern: new RegExp(`^\\p{Script=${script}}$`, 'u'),
 }))
 const WORD_CHARACTER = /^[\p{L}\p{M}\p{N}]$/u
-const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/g
 
 const isLoneSurrogate = (character: string) => character.length === 1 && character.charCodeAt(0) >= 0xd800 && character.charCodeAt(0) <= 0xdfff
 
@@ -164,35 +163,23 @@ function describe(place: Place, flags: Flag[]) {
   }
 }
 
-function countLines(text: string): number {
-  if (text === '') return 0
-  const breaks = text.match(LINE_BREAK)?.length ?? 0
-  return breaks + 1 - (/(?:\r\n|[\n\r\u0085\u2028\u2029])$/.test(text) ? 1 : 0)
-}
-
 function inspect(text: string, maxCodePoints: number) {
   const places = codePointsOf(text)
   const mixed = mixedScriptLetters(places)
   const counts = { invisible: 0, bidiControl: 0, confusable: 0, loneSurrogates: 0 }
   const listed = []
-  let utf8Bytes = 0
   for (let i = 0; i < places.length; i++) {
     const flags = flagsOf(places[i].character, mixed.has(i))
     if (flags.includes('invisible')) counts.invisible++
     if (flags.includes('bidi-control')) counts.bidiControl++
     if (flags.includes('confusable')) counts.confusable++
     if (flags.includes('lone-surrogate')) counts.loneSurrogates++
-    else utf8Bytes += Buffer.byteLength(places[i].character)
     if (i < maxCodePoints) listed.push(describe(places[i], flags))
   }
-  let graphemes = 0
-  for (const _ of segmentsOf(text, 'grapheme')) graphemes++
-  let words = 0
-  for (const { isWordLike } of segmentsOf(text, 'word')) if (isWordLike) words++
   return {
     result: listed,
     action: 'inspect' as const,
-    totals: { codeUnits: text.length, codePoints: places.length, graphemes, utf8Bytes, words, lines: countLines(text) },
+    totals: textTotals(text),
     flagged: counts,
     truncated: places.length > maxCodePoints,
   }
