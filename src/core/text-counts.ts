@@ -23,7 +23,7 @@ export interface TextTotals {
   lines: number
 }
 
-/** What a caller wants to see besides the totals, as they are counted. */
+/** What a caller wants to see besides the totals, as they are counted: every grapheme first, then every word. */
 export interface TotalsVisitor {
   grapheme?(segment: Segment): void
   /** Each word-like segment (the ones counted as words). */

@@ -34,6 +34,7 @@ import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
 import { subnet } from './subnet.ts'
 import { textDistance } from './text-distance.ts'
+import { textStats } from './text-stats.ts'
 import { timestamp } from './timestamp.ts'
 import { tomlJson } from './toml-json.ts'
 import { unicode } from './unicode.ts'
@@ -84,6 +85,7 @@ export const typedOperations = [
   sqlEscape,
   subnet,
   textDistance,
+  textStats,
   timestamp,
   tomlJson,
   unicode,

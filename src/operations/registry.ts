@@ -42,6 +42,7 @@ export const operationLoaders = {
   'sql-escape': () => import('./sql-escape.ts').then((module) => module.sqlEscape),
   subnet: () => import('./subnet.ts').then((module) => module.subnet),
   'text-distance': () => import('./text-distance.ts').then((module) => module.textDistance),
+  'text-stats': () => import('./text-stats.ts').then((module) => module.textStats),
   timestamp: () => import('./timestamp.ts').then((module) => module.timestamp),
   'toml-json': () => import('./toml-json.ts').then((module) => module.tomlJson),
   unicode: () => import('./unicode.ts').then((module) => module.unicode),
