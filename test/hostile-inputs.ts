@@ -255,6 +255,10 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   { ...hostile('an ill-formed locale tag', 'lines', { input: 'a', locale: 'en_US' }, 400, 'VALIDATION_ERROR'), field: 'locale' },
   { ...hostile('a set action without compareTo', 'lines', { input: 'a', action: 'union' }, 400, 'VALIDATION_ERROR'), field: 'compareTo' },
   { ...hostile('compareTo for an action that takes none', 'lines', { input: 'a', compareTo: 'b' }, 400, 'VALIDATION_ERROR'), field: 'compareTo' },
+  hostile('text-stats of 1 MiB of sentence terminators, a boundary every two characters', 'text-stats', { input: '. '.repeat(500_000), topWords: 100 }, 200),
+  hostile('text-stats of 340,000 CJK characters, the slowest words to find', 'text-stats', { input: '東京に住んでいます'.repeat(37_000), topWords: 100 }, 200),
+  hostile('text-stats of one grapheme of 500,000 combining marks', 'text-stats', { input: `a${'\u0301'.repeat(500_000)}` }, 200),
+  hostile('text-stats with a locale that is no BCP 47 tag', 'text-stats', { input: 'x', locale: 'not a locale' }, 400, 'VALIDATION_ERROR'),
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]

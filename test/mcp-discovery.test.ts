@@ -162,6 +162,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
   { task: 'generate a uuid', operation: 'uuid', arguments: {}, check: (data) => assert.match(String(data.result), /^[0-9a-f-]{36}$/) },
   { task: 'url encode a string', operation: 'url', arguments: { input: 'a b' }, check: (data) => assert.equal(data.result, 'a%20b') },
   { task: 'convert yaml to json', operation: 'yaml-json', arguments: { input: 'a: 1' }, check: (data) => assert.deepEqual(data.result, { a: 1 }) },
+  {
+    task: 'count the words in a text',
+    operation: 'text-stats',
+    arguments: { input: 'One two three. Four!' },
+    check: (data) => assert.equal((data.result as { words: number }).words, 4),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
