@@ -1,5 +1,5 @@
 // `npm run docs`: writes the README's generated parts from the registry and the settings, between
-// `<!-- generated: <part> -->` and `<!-- end generated -->`: each operation's entry (its summary, a
+// `<!-- generated: <part> -->` and `<!-- end generated -->`: how many operations there are, each operation's entry (its summary, a
 // curl example and the answer the service gives to it), the operations that answer GET, the
 // workflows' examples and the configuration table. `npm run docs -- --check` writes nothing, and
 // fails saying what differs when the README is not what it would write.
@@ -229,6 +229,10 @@ async function workflowsPart(): Promise<string> {
   return `\n\n${blocks.join('\n\n')}\n\n`
 }
 
+function operationCountPart(): string {
+  return String(servedOperations.filter((operation) => operation.category !== 'workflows').length)
+}
+
 function getOperationsPart(): string {
   return servedOperations
     .filter((operation) => operation.allowGet)
@@ -255,6 +259,7 @@ function configurationPart(): string {
 /** Every generated part of the README, by the name its markers give it. */
 async function generatedParts(): Promise<Record<string, string>> {
   return {
+    'operation-count': operationCountPart(),
     'get-operations': getOperationsPart(),
     operations: await operationsPart(),
     workflows: await workflowsPart(),
