@@ -32,6 +32,7 @@ import { randomString } from './random-string.ts'
 import { rot13 } from './rot13.ts'
 import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
+import { stringEscape } from './string-escape.ts'
 import { subnet } from './subnet.ts'
 import { textDistance } from './text-distance.ts'
 import { textStats } from './text-stats.ts'
@@ -83,6 +84,7 @@ export const typedOperations = [
   rot13,
   slug,
   sqlEscape,
+  stringEscape,
   subnet,
   textDistance,
   textStats,

@@ -40,6 +40,7 @@ export const operationLoaders = {
   rot13: () => import('./rot13.ts').then((module) => module.rot13),
   slug: () => import('./slug.ts').then((module) => module.slug),
   'sql-escape': () => import('./sql-escape.ts').then((module) => module.sqlEscape),
+  'string-escape': () => import('./string-escape.ts').then((module) => module.stringEscape),
   subnet: () => import('./subnet.ts').then((module) => module.subnet),
   'text-distance': () => import('./text-distance.ts').then((module) => module.textDistance),
   'text-stats': () => import('./text-stats.ts').then((module) => module.textStats),
