@@ -137,7 +137,7 @@ describe('the discovery tools check their arguments against their input schemas'
   }
 })
 
-/** Ten everyday tasks in an agent's words, the operation that does each, and the fields it then sends. */
+/** Everyday tasks in an agent's words, the operation that does each, and the fields it then sends. */
 const TASKS: Array<{ task: string; operation: string; arguments: Record<string, unknown>; check: (data: Record<string, unknown>) => void }> = [
   {
     task: 'decode this JWT',
@@ -167,6 +167,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     operation: 'text-stats',
     arguments: { input: 'One two three. Four!' },
     check: (data) => assert.equal((data.result as { words: number }).words, 4),
+  },
+  {
+    task: 'escape a string for a python literal',
+    operation: 'string-escape',
+    arguments: { input: "it's\n", language: 'python' },
+    check: (data) => assert.equal(data.result, "it\\'s\\n"),
   },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {

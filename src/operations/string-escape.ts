@@ -1013,7 +1013,7 @@ export function unescapeString(text: string, options: StringEscapeOptions): stri
 export const stringEscape = defineOperation({
   name: 'string-escape',
   category: 'encoders',
-  summary: 'Escape text as a string literal of a programming language (13 of them), or unescape one',
+  summary: 'Escape text as a string literal (JavaScript, JSON, Java, C, C#, Python, Go, Rust, PHP, shell, CSV, regex, Unicode notation), or unescape one',
   title: 'String literal escape',
   aliases: [
     'escape string',
@@ -1034,7 +1034,7 @@ export const stringEscape = defineOperation({
     'regex escape',
     'RegExp.escape',
     'unicode escape',
-    'html entity',
+    'code point notation',
     'backslash escape',
   ],
   description:
