@@ -669,9 +669,16 @@ function unescapeWith(
   text: string,
   quote: string,
   reader: EscapeReader,
-  options: { rawLineBreaks?: boolean; dollarBrace?: boolean; phpDollar?: boolean } = {},
+  options: { rawLineBreaks?: boolean; dollarBrace?: boolean; phpDollar?: boolean; lineEnds?: 'lf' | 'crlfToLf' } = {},
 ): string {
   const out = new Output(text)
+  // JavaScript template literals read CR and CRLF as LF; Rust reads CRLF as LF and refuses a lone CR.
+  const raw = (from: number, to: number) => {
+    const slice = text.slice(from, to)
+    if (options.lineEnds === 'lf') return slice.replace(/\r\n?/g, '\n')
+    if (options.lineEnds === 'crlfToLf') return slice.replaceAll('\r\n', '\n')
+    return slice
+  }
   const quoted = text.length >= 1 && text[0] === quote
   let kept = quoted ? 1 : 0
   for (let i = kept; i < text.length; i++) {
@@ -680,11 +687,14 @@ function unescapeWith(
       if (!quoted) throw refuse(text, i, `The quote at position ${i} is not escaped; inside the string it must be written \\${quote}`)
       if (i !== text.length - 1)
         throw refuse(text, i, `The quote at position ${i} closes the string but text follows it; escape it as \\${quote} if it belongs to the string`)
-      out.text(text.slice(kept, i))
+      out.text(raw(kept, i))
       return out.end()
     }
     if ((char === '\n' || char === '\r') && !options.rawLineBreaks) {
       throw refuse(text, i, `The line break at position ${i} must be escaped in this string literal (as ${char === '\n' ? '\\n' : '\\r'})`)
+    }
+    if (char === '\r' && options.lineEnds === 'crlfToLf' && text[i + 1] !== '\n') {
+      throw refuse(text, i, `The carriage return at position ${i} is not followed by a line feed, which Rust does not allow; write \\r`)
     }
     if (char === '$' && ((options.dollarBrace && text[i + 1] === '{') || (options.phpDollar && /[A-Za-z_\u0080-\uffff{]/.test(text[i + 1] ?? '')))) {
       throw refuse(text, i, `The $ at position ${i} starts an interpolation; write \\$ for a dollar sign`)
@@ -693,12 +703,12 @@ function unescapeWith(
       throw refuse(text, i, `The {$ at position ${i} starts an interpolation; write {\\$ for these characters`)
     if (char !== '\\') continue
     if (i + 1 >= text.length) throw refuse(text, i, `The backslash at position ${i} ends the text; an escape needs a character after it`)
-    out.text(text.slice(kept, i))
+    out.text(raw(kept, i))
     kept = reader(text, i, out)
     i = kept - 1
   }
   if (quoted) throw refuse(text, text.length, `The string opened by the quote at position 0 is never closed; end it with an unescaped ${quote}`)
-  out.text(text.slice(kept))
+  out.text(raw(kept, text.length))
   return out.end()
 }
 
@@ -981,7 +991,7 @@ export function unescapeString(text: string, options: StringEscapeOptions): stri
     case 'json':
       return unescapeJson(text)
     case 'javascript':
-      return unescapeWith(text, q, javascriptReader(), { rawLineBreaks: q === '`', dollarBrace: q === '`' })
+      return unescapeWith(text, q, javascriptReader(), { rawLineBreaks: q === '`', dollarBrace: q === '`', lineEnds: 'lf' })
     case 'java':
       return unescapeWith(text, q, javaReader())
     case 'c':
@@ -994,7 +1004,7 @@ export function unescapeString(text: string, options: StringEscapeOptions): stri
     case 'go':
       return quote === 'backtick' ? unescapeGoRaw(text) : unescapeWith(text, q, goReader())
     case 'rust':
-      return unescapeWith(text, q, rustReader(), { rawLineBreaks: true })
+      return unescapeWith(text, q, rustReader(), { rawLineBreaks: true, lineEnds: 'crlfToLf' })
     case 'php':
       return quote === 'single'
         ? unescapeSimpleQuoted(text, q, (next) => next === "'" || next === '\\')
@@ -1052,6 +1062,7 @@ export const stringEscape = defineOperation({
     '`csv` (RFC 4180: a field holding `,` `"` CR or LF is quoted with `"` doubled; `wrapInQuotes` always quotes), ' +
     '`regex` (ECMA-262: a backslash before each SyntaxCharacter and `/`; `mode: escapeFunction` gives exactly what ES2025 `RegExp.escape` gives), ' +
     'and `unicode` (each non-ASCII character, or with `scope: all` every character, in a `notation`; the character that starts that notation is escaped too so the text reads back unchanged; hex digits are upper case, as Unicode writes them; `uPlus` is for reading, as `U+XXXX` followed by a hex digit is ambiguous). ' +
+    'Raw line breaks are read as each language reads them: refused where a literal cannot span lines, CR and CRLF read as LF in a template literal, CRLF as LF in Rust, CR dropped from a Go raw string. ' +
     'Other escapes use lower-case hex. A field the language does not take (a `quote` it has no literal for, `notation` outside unicode, `mode` outside regex, `asciiOnly` where no escape exists) is a 400. ' +
     'Unescape refuses with a 422 naming the position (UTF-16 code units), line and column: an invalid escape, an unescaped quote or line break, an out-of-range value, a surrogate that does not pair up, bytes that are not UTF-8. ' +
     'A result over the 16 MiB output limit is refused (422 LIMIT_EXCEEDED) before it is built.',
