@@ -18,6 +18,7 @@ import { ipAddress } from './ip-address.ts'
 import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
 import { jsonPatch } from './json-patch.ts'
+import { jsonSchema } from './json-schema.ts'
 import { jwt } from './jwt.ts'
 import { lines } from './lines.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
@@ -70,6 +71,7 @@ export const typedOperations = [
   json,
   jsonEscape,
   jsonPatch,
+  jsonSchema,
   jwt,
   lines,
   loremIpsum,

@@ -682,7 +682,7 @@ const SHORT_INTEGER = /^-?\d{1,15}$/
  * more digits than a double keeps): the operation works on the values, as JavaScript reads them.
  * Runs over text JSON.parse has accepted, so that strings and numbers are all it has to tell apart.
  */
-function warnOfInexactNumbers(text: string, field: string, warnings: WarningList): void {
+export function warnOfInexactNumbers(text: string, field: string, warnings: WarningList): void {
   let at = 0
   while (at < text.length) {
     const code = text.charCodeAt(at)

@@ -26,6 +26,7 @@ export const operationLoaders = {
   json: () => import('./json.ts').then((module) => module.json),
   'json-escape': () => import('./json-escape.ts').then((module) => module.jsonEscape),
   'json-patch': () => import('./json-patch.ts').then((module) => module.jsonPatch),
+  'json-schema': () => import('./json-schema.ts').then((module) => module.jsonSchema),
   jwt: () => import('./jwt.ts').then((module) => module.jwt),
   lines: () => import('./lines.ts').then((module) => module.lines),
   'lorem-ipsum': () => import('./lorem-ipsum.ts').then((module) => module.loremIpsum),
