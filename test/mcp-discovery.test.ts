@@ -174,6 +174,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: "it's\n", language: 'python' },
     check: (data) => assert.equal(data.result, "it\\'s\\n"),
   },
+  {
+    task: 'validate json against a schema',
+    operation: 'json-schema',
+    arguments: { input: { id: 0 }, schema: { properties: { id: { minimum: 1 } } } },
+    check: (data) => assert.equal(data.result, false),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

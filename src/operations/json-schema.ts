@@ -115,7 +115,7 @@ async function validatorFor(draft: Draft, formats: FormatMode): Promise<AjvInsta
  * `toString`, so that an instance such as `{"valueOf": null}` made `const`, `enum` and `uniqueItems`
  * throw. Depth is bounded by the inputs' own check, so the recursion is too.
  */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
   if (Array.isArray(a)) {
@@ -498,6 +498,8 @@ export const jsonSchema = defineOperation({
   title: 'JSON Schema validator and generator',
   aliases: [
     'json schema',
+    'validate',
+    'validation',
     'validate json',
     'json validator',
     'schema validation',
