@@ -193,3 +193,53 @@ export class WarningList {
     return this.more > 0 ? [...this.shown, `…and ${this.more} more warnings like these`] : [...this.shown]
   }
 }
+
+/** A decimal's value as sign, significant digits and exponent, so that two spellings can be compared. */
+function decimalValue(text: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)!
+  const digits = match[2] + (match[3] ?? '')
+  const exponent = BigInt(match[4] ?? 0) - BigInt((match[3] ?? '').length)
+  const significant = digits.replace(/^0+/, '')
+  if (significant === '') return '0'
+  const trimmed = significant.replace(/0+$/, '')
+  return `${match[1]}${trimmed}e${exponent + BigInt(significant.length - trimmed.length)}`
+}
+
+/** Whether a number literal means exactly the value a JSON reader's double gives it (`1.0` does; `12345678901234567890` does not). */
+export function isExactNumber(text: string): boolean {
+  const value = Number(text)
+  return Number.isFinite(value) && decimalValue(text) === decimalValue(String(value))
+}
+
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+const SHORT_INTEGER = /^-?\d{1,15}$/
+
+/**
+ * Warns of each number literal in JSON text that a double cannot hold exactly (digits beyond 2^53,
+ * more digits than a double keeps): the operation works on the values, as JavaScript reads them.
+ * Runs over text JSON.parse has accepted, so that strings and numbers are all it has to tell apart.
+ */
+export function warnOfInexactNumbers(text: string, field: string, warnings: WarningList): void {
+  let at = 0
+  while (at < text.length) {
+    const code = text.charCodeAt(at)
+    if (code === 0x22) {
+      let end = text.indexOf('"', at + 1)
+      for (;;) {
+        let backslashes = 0
+        while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
+        if (backslashes % 2 === 0) break
+        end = text.indexOf('"', end + 1)
+      }
+      at = end + 1
+    } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      NUMBER.lastIndex = at
+      const literal = NUMBER.exec(text)![0]
+      if (!SHORT_INTEGER.test(literal) && !isExactNumber(literal)) {
+        const shown = literal.length > 40 ? `${literal.slice(0, 37)}…` : literal
+        warnings.add(`${field}: the number ${shown} has no exact double, so it is read as ${Number(literal)}`)
+      }
+      at += literal.length
+    } else at++
+  }
+}

@@ -2,10 +2,9 @@ import { diffArrays } from 'diff'
 import { Type } from 'typebox'
 import { DEFAULT_CONFIG } from '../core/config.ts'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
-import { isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
+import { isLargerThan, parseJsonText, setOwn, WarningList, warnOfInexactNumbers } from '../core/json-value.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
-import { isExactNumber } from './json.ts'
 
 const ACTIONS = ['apply', 'diff'] as const
 const FORMATS = ['jsonPatch', 'mergePatch'] as const
@@ -671,39 +670,6 @@ function nullWarnings(value: JsonObject, path: string, warnings: WarningList): v
     const childPath = `${path}/${escapeToken(key)}`
     if (value[key] === null) warnings.add(`compareTo's member ${quoted(childPath)} is null, which a merge patch cannot set: the patch leaves it out`)
     else if (isObject(value[key])) nullWarnings(value[key] as JsonObject, childPath, warnings)
-  }
-}
-
-const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y
-const SHORT_INTEGER = /^-?\d{1,15}$/
-
-/**
- * Warns of each number literal in JSON text that a double cannot hold exactly (digits beyond 2^53,
- * more digits than a double keeps): the operation works on the values, as JavaScript reads them.
- * Runs over text JSON.parse has accepted, so that strings and numbers are all it has to tell apart.
- */
-export function warnOfInexactNumbers(text: string, field: string, warnings: WarningList): void {
-  let at = 0
-  while (at < text.length) {
-    const code = text.charCodeAt(at)
-    if (code === 0x22) {
-      let end = text.indexOf('"', at + 1)
-      for (;;) {
-        let backslashes = 0
-        while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
-        if (backslashes % 2 === 0) break
-        end = text.indexOf('"', end + 1)
-      }
-      at = end + 1
-    } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
-      NUMBER.lastIndex = at
-      const literal = NUMBER.exec(text)![0]
-      if (!SHORT_INTEGER.test(literal) && !isExactNumber(literal)) {
-        const shown = literal.length > 40 ? `${literal.slice(0, 37)}…` : literal
-        warnings.add(`${field}: the number ${shown} has no exact double, so it is read as ${Number(literal)}`)
-      }
-      at += literal.length
-    } else at++
   }
 }
 

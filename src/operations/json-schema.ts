@@ -2,11 +2,10 @@ import type { Ajv as AjvInstance, Options as AjvOptions, ErrorObject } from 'ajv
 import { Type } from 'typebox'
 import { commonJsExports } from '../core/commonjs.ts'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
-import { parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
+import { parseJsonText, setOwn, WarningList, warnOfInexactNumbers } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
-import { warnOfInexactNumbers } from './json-patch.ts'
 
 const ACTIONS = ['validate', 'infer'] as const
 const DRAFTS = ['auto', '2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const

@@ -4,9 +4,10 @@ import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { cpuTimeOfAsync, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
+import { isExactNumber } from '../core/json-value.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
-import { isExactNumber, JSON_OFFLOAD_THRESHOLD, json, MAX_QUERY_VALUES } from './json.ts'
+import { JSON_OFFLOAD_THRESHOLD, json, MAX_QUERY_VALUES } from './json.ts'
 
 const run = (input: Record<string, unknown>) => execute(json, input, { timeBudgetMs: 60_000 })
 const format = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string

@@ -2,7 +2,7 @@ import type { JSONPathEnvironment, JSONPathQuery } from 'json-p3'
 import { type ParseErrorCode, printParseErrorCode, visit } from 'jsonc-parser'
 import { Type } from 'typebox'
 import { invalidInput, isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
-import { findJsonSyntaxError, lineAndColumn, setOwn, WarningList } from '../core/json-value.ts'
+import { findJsonSyntaxError, isExactNumber, lineAndColumn, setOwn, WarningList } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -253,23 +253,6 @@ function writeJson(root: JsonNode, indent: string, sortKeys: boolean): string {
 /** Members in UTF-16 code unit order of their keys; a stable sort, so repeated keys keep their order. */
 function sortedMembers(members: Member[]): Member[] {
   return [...members].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-}
-
-/** A decimal's value as sign, significant digits and exponent, so that two spellings can be compared. */
-function decimalValue(text: string): string {
-  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)!
-  const digits = match[2] + (match[3] ?? '')
-  const exponent = BigInt(match[4] ?? 0) - BigInt((match[3] ?? '').length)
-  const significant = digits.replace(/^0+/, '')
-  if (significant === '') return '0'
-  const trimmed = significant.replace(/0+$/, '')
-  return `${match[1]}${trimmed}e${exponent + BigInt(significant.length - trimmed.length)}`
-}
-
-/** Whether a number literal means exactly the value a JSON reader's double gives it (`1.0` does; `12345678901234567890` does not). */
-export function isExactNumber(text: string): boolean {
-  const value = Number(text)
-  return Number.isFinite(value) && decimalValue(text) === decimalValue(String(value))
 }
 
 /**
