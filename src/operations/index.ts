@@ -23,6 +23,7 @@ import { jwt } from './jwt.ts'
 import { lines } from './lines.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
+import { markdown } from './markdown.ts'
 import { morse } from './morse.ts'
 import { otp } from './otp.ts'
 import { password } from './password.ts'
@@ -76,6 +77,7 @@ export const typedOperations = [
   lines,
   loremIpsum,
   macAddress,
+  markdown,
   morse,
   otp,
   password,

@@ -31,6 +31,7 @@ export const operationLoaders = {
   lines: () => import('./lines.ts').then((module) => module.lines),
   'lorem-ipsum': () => import('./lorem-ipsum.ts').then((module) => module.loremIpsum),
   'mac-address': () => import('./mac-address.ts').then((module) => module.macAddress),
+  markdown: () => import('./markdown.ts').then((module) => module.markdown),
   morse: () => import('./morse.ts').then((module) => module.morse),
   otp: () => import('./otp.ts').then((module) => module.otp),
   password: () => import('./password.ts').then((module) => module.password),
