@@ -301,6 +301,33 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     200,
   ),
   hostile('json-schema const of an object with a valueOf member', 'json-schema', { input: { valueOf: null }, schema: { const: { valueOf: null } } }, 200),
+  hostile(
+    'markdown of one link reference of 400,000 characters used 100,000 times, past the output limit',
+    'markdown',
+    { input: `[a]: /${'u'.repeat(400_000)}\n\n${'[a]'.repeat(100_000)}` },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile('markdown toMarkdown of 5,000 nested lists', 'markdown', { input: '<ul><li>'.repeat(5000), action: 'toMarkdown' }, 422, 'LIMIT_EXCEEDED'),
+  hostile('markdown toMarkdown of 20,000 nested divs', 'markdown', { input: '<div>'.repeat(20_000), action: 'toMarkdown' }, 422, 'LIMIT_EXCEEDED'),
+  hostile('markdown of 800,000 < characters, each escaped', 'markdown', { input: '<'.repeat(800_000) }, 200),
+  hostile('markdown of 50,000 nested block quotes', 'markdown', { input: `${'> '.repeat(50_000)}x` }, 200),
+  hostile(
+    'markdown sanitizing 20,000 scripts and event handlers',
+    'markdown',
+    { input: '<script>x()</script><img src=x onerror=y()>'.repeat(20_000), html: 'sanitize' },
+    200,
+  ),
+  {
+    ...hostile(
+      'markdown toMarkdown with a field of toHtml',
+      'markdown',
+      { input: '<p>x</p>', action: 'toMarkdown', flavor: 'commonmark' },
+      400,
+      'VALIDATION_ERROR',
+    ),
+    field: 'flavor',
+  },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]

@@ -180,6 +180,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: { id: 0 }, schema: { properties: { id: { minimum: 1 } } } },
     check: (data) => assert.equal(data.result, false),
   },
+  {
+    task: 'convert markdown to html',
+    operation: 'markdown',
+    arguments: { input: '# Hi\n\n*there*' },
+    check: (data) => assert.equal(data.result, '<h1>Hi</h1>\n<p><em>there</em></p>\n'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

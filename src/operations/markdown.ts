@@ -14,8 +14,8 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 export const MAX_INPUT_LENGTH = 1024 * 1024
 
 /**
- * Longer inputs go to a worker thread: parsing and rendering cost a few milliseconds per 16 KiB,
- * and sanitizing or converting HTML several times that.
+ * Longer inputs go to a worker thread: rendering 16 KiB costs about 10 ms, sanitizing or
+ * converting HTML more (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const OFFLOAD_LENGTH = 16 * 1024
 
