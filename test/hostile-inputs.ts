@@ -310,6 +310,7 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   ),
   hostile('markdown toMarkdown of 5,000 nested lists', 'markdown', { input: '<ul><li>'.repeat(5000), action: 'toMarkdown' }, 422, 'LIMIT_EXCEEDED'),
   hostile('markdown toMarkdown of 20,000 nested divs', 'markdown', { input: '<div>'.repeat(20_000), action: 'toMarkdown' }, 422, 'LIMIT_EXCEEDED'),
+  hostile('markdown sanitizing raw HTML of 200,000 nested divs', 'markdown', { input: '<div>'.repeat(200_000), html: 'sanitize' }, 422, 'LIMIT_EXCEEDED'),
   hostile('markdown of 800,000 < characters, each escaped', 'markdown', { input: '<'.repeat(800_000) }, 200),
   hostile('markdown of 50,000 nested block quotes', 'markdown', { input: `${'> '.repeat(50_000)}x` }, 200),
   hostile(

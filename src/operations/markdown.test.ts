@@ -395,6 +395,9 @@ describe('markdown', () => {
       // One reference definition of a 500 KB URL, used 100,000 times: gigabytes of links from under 1 MiB.
       [{ input: `[a]: /${'u'.repeat(500_000)}\n\n${'[a]'.repeat(100_000)}` }, 'LIMIT_EXCEEDED'],
       [{ input: `[a]: /${'u'.repeat(500_000)}\n\n${'[a]'.repeat(100_000)}`, html: 'sanitize' }, 'LIMIT_EXCEEDED'],
+      // Raw HTML to sanitize nested past 100 elements: sanitize-html's cost grows with the square of the depth.
+      [{ input: '<div>'.repeat(200_000), html: 'sanitize' }, 'LIMIT_EXCEEDED'],
+      [{ input: '<a href="x">'.repeat(50_000), html: 'sanitize' }, 'LIMIT_EXCEEDED'],
       // A line break inside 49 nested list items becomes a line indented by 196 spaces.
       [{ input: `${'<ul><li>'.repeat(49)}${'<br>'.repeat(200_000)}`, action: 'toMarkdown' }, 'LIMIT_EXCEEDED'],
     ]
@@ -402,6 +405,8 @@ describe('markdown', () => {
       const cpu = await cpuTimeOfAsync(() => expectRefusal(run(input), { code }))
       assert.ok(cpu < 3000, `${cpu} ms for ${JSON.stringify(input).slice(0, 60)}`)
     }
+    assert.equal(await html(`${'<div>'.repeat(100)}x`, { html: 'sanitize' }), 'x')
+    assert.equal(await html(`${'<details>'.repeat(100)}x`, { html: 'sanitize' }), `${'<details>'.repeat(100)}x${'</details>'.repeat(100)}`)
     const refusal = await expectRefusal(run(cases[3][0]), { code: 'LIMIT_EXCEEDED' })
     assert.equal(refusal.details?.limit, OUTPUT_LIMIT_BYTES)
     // The kinds of pathological input of cmark's own tests (github/cmark-gfm test/pathological_tests.py), smaller: rendered within bounds.
@@ -409,7 +414,6 @@ describe('markdown', () => {
       '<'.repeat(200_000),
       '*a_ '.repeat(20_000),
       '[ (]('.repeat(16_000),
-      `${'**a '.repeat(10_000)}${' a**'.repeat(10_000)}`,
       '`a``'.repeat(20_000),
       `${'['.repeat(50_000)}a${']'.repeat(50_000)}`,
       `${'- '.repeat(10_000)}a`,
@@ -417,6 +421,10 @@ describe('markdown', () => {
       'www.a.'.repeat(50_000),
       `${'|a'.repeat(1000)}\n${'|-'.repeat(1000)}\n${'|b'.repeat(1000)}\n`.repeat(5),
     ]
+    // Strong emphasis nested 10,000 deep: rendered when escaped; past the nesting limit for sanitize-html.
+    const nestedStrong = `${'**a '.repeat(10_000)}${' a**'.repeat(10_000)}`
+    assert.equal((await markdownToHtml(nestedStrong, HTML_DEFAULTS)).match(/<strong>/g)?.length, 10_000)
+    await expectRefusal(markdownToHtml(nestedStrong, { ...HTML_DEFAULTS, html: 'sanitize' }), { code: 'LIMIT_EXCEEDED', details: { limit: 100 } })
     for (const input of answered) {
       for (const mode of ['escape', 'sanitize']) {
         let output = ''

@@ -5,7 +5,7 @@ import type { IOptions as SanitizeOptions } from 'sanitize-html'
 import type TurndownService from 'turndown'
 import { Type } from 'typebox'
 import { commonJsExports } from '../core/commonjs.ts'
-import { limitExceeded, validationError } from '../core/errors.ts'
+import { isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -179,7 +179,19 @@ export async function markdownToHtml(input: string, options: HtmlOptions & { htm
   const sanitize = options.html === 'sanitize'
   const md = await markdownItFor({ flavor: options.flavor, rawHtml: options.rawHtml || sanitize, breaks: options.breaks, typographer: options.typographer })
   let html = md.render(input, {})
-  if (sanitize) html = (await sanitizeHtmlLibrary())(html, SANITIZE_OPTIONS)
+  if (sanitize) {
+    // sanitize-html slows down with the square of the nesting depth: deep HTML is refused first.
+    try {
+      scanHtml(html)
+    } catch (error) {
+      if (!isDevutilsError(error)) throw error
+      throw limitExceeded(
+        `The HTML to sanitize nests elements deeper than ${MAX_NESTING_DEPTH} levels (raw HTML, or emphasis nested that deep); flatten it, or use html: escape`,
+        { limit: MAX_NESTING_DEPTH },
+      )
+    }
+    html = (await sanitizeHtmlLibrary())(html, SANITIZE_OPTIONS)
+  }
   assertOutputWithinLimit(Buffer.byteLength(html))
   return html
 }
@@ -382,9 +394,9 @@ export const markdown = defineOperation({
     '`toHtml` (the default) renders Markdown with markdown-it: `flavor: commonmark` follows CommonMark 0.31.2; `gfm` (the default) adds the GitHub Flavored Markdown extensions: tables (alignment as `align`), strikethrough as `<del>`, extended autolinks (URLs, `www.` links and e-mail addresses in text, found by linkify-it, whose rules differ from GitHub’s in a few corners) and task list items as disabled checkboxes. ' +
     'The HTML is always safe to insert into a page: with `html: escape` (the default) raw HTML in the Markdown is shown as text; with `html: sanitize` it is kept but cleaned by sanitize-html to an allowlist (the tags Markdown produces plus `details`, `summary`, `kbd`, `sup`, `sub`; no `style`, no event handlers, links only to http, https and mailto, images only from http and https). ' +
     'In either mode no `javascript:`, `vbscript:`, `file:` or `data:` link survives (Markdown images may be `data:` GIF, PNG, JPEG or WebP in escape mode). There is no mode that passes HTML through unchanged. ' +
-    `\`breaks\` renders single line breaks as \`<br />\`; \`typographer\` turns quotes into curly quotes and \`--\`, \`...\`, \`(c)\` into dashes, ellipses and symbols. Blocks and inline markup nested deeper than ${MAX_MARKDOWN_NESTING} levels are rendered as text from there on. Markdown has no syntax errors: any text renders. ` +
+    `\`breaks\` renders single line breaks as \`<br />\`; \`typographer\` turns quotes into curly quotes and \`--\`, \`...\`, \`(c)\` into dashes, ellipses and symbols. Block quotes and lists nested deeper than ${MAX_MARKDOWN_NESTING} levels are rendered as text from there on. Markdown has no syntax errors: any text renders. ` +
     '`toMarkdown` converts HTML to Markdown with turndown: `headingStyle` `atx` (`# Title`) or `setext` (underlined), `bulletListMarker`, `codeBlockStyle` `fenced` (with the `language-*` class as its info string) or `indented`, and with `gfm` (the default) tables, strikethrough (`~~text~~`) and task lists. `script`, `style`, `noscript`, `template`, `head` and `title` elements are dropped with their content; any HTML is accepted, repaired as a browser would. ' +
-    `A field of the other action set to anything but its default is a 400. HTML nesting deeper than ${MAX_NESTING_DEPTH} elements (scanned before converting) and an answer past the output limit (a link reference repeated many times can multiply the input) are a 422 LIMIT_EXCEEDED.`,
+    `A field of the other action set to anything but its default is a 400. HTML nesting deeper than ${MAX_NESTING_DEPTH} elements (toMarkdown's input, or the HTML that sanitize cleans; scanned first) and an answer past the output limit (a link reference repeated many times can multiply the input) are a 422 LIMIT_EXCEEDED.`,
   input: Type.Object(
     {
       input: Type.String({
