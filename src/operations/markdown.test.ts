@@ -186,6 +186,14 @@ describe('markdown', () => {
     assert.equal(await html('[a](<x" onmouseover="alert(1)>)'), '<p><a href="x%22%20onmouseover=%22alert(1)">a</a></p>\n')
   })
 
+  test('DOMPurify’s XSS fixtures: each of the 223 payloads, in both html modes, answers safe HTML', async () => {
+    const { default: cases } = (await import(new URL('dompurify/expect.mjs', SUITES).href)) as { default: Array<{ title: string; payload: string }> }
+    assert.equal(cases.length, 223)
+    for (const { title, payload } of cases) {
+      for (const mode of ['escape', 'sanitize']) assertSafe(await html(payload, { html: mode }), `${mode}: ${title}`)
+    }
+  })
+
   test('sanitize keeps the allowlist and drops the rest: scripts with their content, handlers, styles, foreign schemes', async () => {
     const cases: Array<[string, string]> = [
       ['<details><summary>More</summary>Text <sup>1</sup> <sub>2</sub></details>', '<details><summary>More</summary>Text <sup>1</sup> <sub>2</sub></details>'],
