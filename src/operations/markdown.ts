@@ -19,7 +19,7 @@ export const MAX_INPUT_LENGTH = 1024 * 1024
  */
 export const OFFLOAD_LENGTH = 16 * 1024
 
-/** markdown-it stops nesting blocks and inline markup past this level, rendering the rest as text. */
+/** markdown-it stops nesting block quotes and lists past this level, rendering the rest as text (emphasis is paired without it). */
 export const MAX_MARKDOWN_NESTING = 20
 
 const ACTIONS = ['toHtml', 'toMarkdown'] as const
@@ -175,9 +175,10 @@ const SANITIZE_OPTIONS: SanitizeOptions = {
   transformTags: { input: (tagName, attribs) => ({ tagName, attribs: { ...attribs, disabled: '' } }) },
 }
 
-export async function markdownToHtml(input: string, options: HtmlOptions & { html: HtmlMode }): Promise<string> {
+/** Safe HTML in both modes: raw HTML is parsed as HTML only to be sanitized, never passed through. */
+export async function markdownToHtml(input: string, options: Omit<HtmlOptions, 'rawHtml'> & { html: HtmlMode }): Promise<string> {
   const sanitize = options.html === 'sanitize'
-  const md = await markdownItFor({ flavor: options.flavor, rawHtml: options.rawHtml || sanitize, breaks: options.breaks, typographer: options.typographer })
+  const md = await markdownItFor({ flavor: options.flavor, rawHtml: sanitize, breaks: options.breaks, typographer: options.typographer })
   let html = md.render(input, {})
   if (sanitize) {
     // sanitize-html slows down with the square of the nesting depth: deep HTML is refused first.
@@ -487,6 +488,6 @@ export const markdown = defineOperation({
       return { result: await htmlToMarkdown(input, { headingStyle, bulletListMarker, codeBlockStyle, gfm }), action }
     }
     refuseOtherActionFields(action, { headingStyle, bulletListMarker, codeBlockStyle, gfm }, MARKDOWN_DEFAULTS, 'toMarkdown')
-    return { result: await markdownToHtml(input, { flavor, html, rawHtml: false, breaks, typographer }), action, flavor }
+    return { result: await markdownToHtml(input, { flavor, html, breaks, typographer }), action, flavor }
   },
 })
