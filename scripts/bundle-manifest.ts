@@ -30,9 +30,12 @@ export interface BundledPackage {
  */
 export function bundledPackages(root: string, metafile: Metafile): BundledPackage[] {
   const dirs = new Set<string>()
-  for (const input of Object.keys(metafile.inputs)) {
-    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)
-    if (match) dirs.add(match[1])
+  // An input esbuild read but left no code of (all of it shaken out) is not shipped.
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)
+      if (match && bytesInOutput > 0) dirs.add(match[1])
+    }
   }
   return [...dirs].sort().map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as PackageManifest }))
 }
