@@ -426,7 +426,7 @@ describe('markdown', () => {
       [{ input: '<ul><li>'.repeat(5000), action: 'toMarkdown' }, 'LIMIT_EXCEEDED'],
       [{ input: '<div>'.repeat(20_000), action: 'toMarkdown' }, 'LIMIT_EXCEEDED'],
       [{ input: '<b><i>'.repeat(50_000), action: 'toMarkdown' }, 'LIMIT_EXCEEDED'],
-      // One reference definition of a 500 KB URL, used 100,000 times: gigabytes of links from under 1 MiB.
+      // One reference definition of a long URL, used many times: a body under the limit would render to gigabytes of links.
       [{ input: `[a]: /${'u'.repeat(500_000)}\n\n${'[a]'.repeat(100_000)}` }, 'LIMIT_EXCEEDED'],
       [{ input: `[a]: /${'u'.repeat(500_000)}\n\n${'[a]'.repeat(100_000)}`, html: 'sanitize' }, 'LIMIT_EXCEEDED'],
       // Raw HTML to sanitize nested past 100 elements: sanitize-html's cost grows with the square of the depth.

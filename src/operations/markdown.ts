@@ -14,8 +14,9 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 export const MAX_INPUT_LENGTH = 1024 * 1024
 
 /**
- * Longer inputs go to a worker thread: rendering 16 KiB costs about 10 ms, sanitizing or
- * converting HTML more (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ * Longer inputs go to a worker thread: past this length rendering holds the event loop far longer
+ * than a thread hop costs, and sanitizing or converting HTML longer still (docs/PERFORMANCE.md,
+ * "Offload thresholds and cost bounds").
  */
 export const OFFLOAD_LENGTH = 16 * 1024
 
