@@ -231,13 +231,13 @@ class PatchState {
     const path = parsePointer(operation.path, 'path')
     switch (op as Op) {
       case 'add':
-        this.add(path, this.copy(this.valueOf(operation, op)))
+        this.put(path, this.copy(this.valueOf(operation, op)), 'add')
         break
       case 'remove':
         this.remove(path, 'path')
         break
       case 'replace':
-        this.replace(path, this.copy(this.valueOf(operation, op)))
+        this.put(path, this.copy(this.valueOf(operation, op)), 'replace')
         break
       case 'test':
         this.test(path, this.valueOf(operation, op))
@@ -246,7 +246,7 @@ class PatchState {
         this.move(this.fromOf(operation, op), path)
         break
       case 'copy':
-        this.add(path, this.copy(this.get(this.fromOf(operation, op), 'from')))
+        this.put(path, this.copy(this.get(this.fromOf(operation, op), 'from')), 'add')
         break
     }
   }
@@ -291,8 +291,12 @@ class PatchState {
     return this.child(this.parentOf(tokens, member, false), tokens, tokens.length - 1, member)
   }
 
-  /** The path is checked before the depth, so that a path that leads nowhere is told as such. */
-  private add(tokens: string[], value: unknown): void {
+  /**
+   * Puts `value` at the path: added (an array element inserted, a member set whether it was there
+   * or not) or replacing what must already be there. The path is checked before the depth, so that
+   * a path that leads nowhere is told as such.
+   */
+  private put(tokens: string[], value: unknown, mode: 'add' | 'replace'): void {
     if (tokens.length === 0) {
       this.assertDepth(tokens, value)
       this.root = value
@@ -301,10 +305,11 @@ class PatchState {
     const parent = this.parentOf(tokens, 'path', true)
     const last = tokens.length - 1
     if (Array.isArray(parent)) {
-      const index = arrayIndex(parent, tokens, last, true, 'path')
+      const index = arrayIndex(parent, tokens, last, mode === 'add', 'path')
       this.assertDepth(tokens, value)
-      parent.splice(index, 0, value)
+      parent.splice(index, mode === 'add' ? 0 : 1, value)
     } else {
+      if (mode === 'replace') this.child(parent, tokens, last, 'path')
       this.assertDepth(tokens, value)
       setOwn(parent, tokens[last], value)
     }
@@ -318,25 +323,6 @@ class PatchState {
     const value = this.child(parent, tokens, index, member)
     delete parent[tokens[index]]
     return value
-  }
-
-  private replace(tokens: string[], value: unknown): void {
-    if (tokens.length === 0) {
-      this.assertDepth(tokens, value)
-      this.root = value
-      return
-    }
-    const parent = this.parentOf(tokens, 'path', true)
-    const last = tokens.length - 1
-    if (Array.isArray(parent)) {
-      const index = arrayIndex(parent, tokens, last, false, 'path')
-      this.assertDepth(tokens, value)
-      parent[index] = value
-    } else {
-      this.child(parent, tokens, last, 'path')
-      this.assertDepth(tokens, value)
-      setOwn(parent, tokens[last], value)
-    }
   }
 
   private test(tokens: string[], value: unknown): void {
@@ -354,7 +340,7 @@ class PatchState {
     }
     if (isPrefix) throw new PatchProblem('moveIntoChild', 'a value cannot be moved into one of its own children (from is a prefix of path)')
     const value = this.remove(from, 'from')
-    this.add(path, value)
+    this.put(path, value, 'add')
   }
 
   /**
