@@ -1,7 +1,7 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { checkedInput } from './core/execute.ts'
 import { parseJsonBody } from './core/json-body.ts'
-import { type OperationTask, settle, type WorkerOutcome } from './core/pool.ts'
+import { type OperationTask, type SentTask, settle, type WorkerOutcome } from './core/pool.ts'
 import { lowerThisThreadsPriority } from './core/priority.ts'
 import { operationsByName } from './operations/index.ts'
 
@@ -15,9 +15,9 @@ const utf8 = new TextEncoder()
  * Asked for JSON, it serializes the result here and moves the bytes to the main thread: their
  * memory changes owner, nothing is copied.
  */
-export default async function runOperation(task: OperationTask): Promise<WorkerOutcome> {
-  const { operation, output } = task
-  const outcome = await settle(async () => {
+export default async function runOperation(sent: SentTask<OperationTask>): Promise<WorkerOutcome> {
+  const { operation, output } = sent.task
+  const outcome = await settle(sent, async (task) => {
     const definition = operationsByName.get(operation)
     if (!definition) throw new Error(`No operation named '${operation}' in the registry`)
     const input = 'body' in task ? checkedInput(definition, parseJsonBody(task.body)) : task.input

@@ -83,6 +83,21 @@ describe('the worker pool', () => {
     assert.ok(burnt < 300, `the process used ${burnt} ms of CPU in the second after the timeout; an infinite loop left running would use about 1000`)
   })
 
+  test('with an overrun error, a task stopped while it ran gets that error; one stopped while it waited for a thread is still 503 TIMEOUT', async () => {
+    await runTask({ kind: 'echo', value: 'warm' })
+    const overrun = (limitMs: number) => new DevutilsError('LIMIT_EXCEEDED', `ran past ${limitMs} ms`, { reason: 'timeout', limitMs })
+    const outcome = (task: Promise<unknown>) =>
+      task.then(
+        () => 'done',
+        (error: DevutilsError) => `${error.code} ${JSON.stringify(error.details)}`,
+      )
+    const running = Array.from({ length: WORKER_THREADS }, () => outcome(pool.run({ kind: 'spin' }, 900, overrun)))
+    await sleep(300)
+    const waiting = outcome(pool.run({ kind: 'echo', value: 'never reached' }, 200, overrun))
+    assert.equal(await waiting, 'TIMEOUT {"timeBudgetMs":200}', 'every thread was busy for its whole budget')
+    assert.deepEqual(await Promise.all(running), Array(WORKER_THREADS).fill('LIMIT_EXCEEDED {"reason":"timeout","limitMs":900}'))
+  })
+
   test('a full queue is 503 OVERLOADED at once, the rest time out', async () => {
     const tasks = Array.from({ length: WORKER_THREADS * 20 + 5 }, () =>
       runTask({ kind: 'spin' }, 400).then(

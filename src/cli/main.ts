@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { inspect, parseArgs } from 'node:util'
 import { firstInvalidUtf8Offset } from '../core/bytes.ts'
 import { catalogue } from '../core/catalogue.ts'
-import { CONFIG_VARIABLES, flagOf, loadConfig } from '../core/config.ts'
+import { CONFIG_VARIABLES, type Config, flagOf, loadConfig, SETTINGS, type TimeBudgets } from '../core/config.ts'
 import { failure } from '../core/envelope.ts'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, invalidInput, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
@@ -176,7 +176,7 @@ async function runOperation(operation: AnyOperation, args: readonly string[]): P
   if (parsed.help) return write(operationHelp(operation))
   const properties = operation.input.properties as Record<string, Record<string, unknown>>
   const { fields } = parsed
-  const timeBudgetMs = timeBudget()
+  const budgets = timeBudgets()
   let started = performance.now()
   const meta = () => ({ processingTime: Math.round((performance.now() - started) * 1000) / 1000, requestId: randomUUID() })
   try {
@@ -187,7 +187,8 @@ async function runOperation(operation: AnyOperation, args: readonly string[]): P
       started = performance.now()
     }
     const data = await execute(operation, fields, {
-      timeBudgetMs,
+      timeBudgetMs: budgets.timeBudgetMs,
+      codeBudgets: budgets,
       reportDefect: (defect) => process.stderr.write(`devutils: a defect, answered as INTERNAL_ERROR: ${inspect(defect)}\n`),
     })
     if (parsed.json) write(`${JSON.stringify({ success: true, data, meta: meta() }, null, 2)}\n`)
@@ -211,19 +212,25 @@ async function runOperation(operation: AnyOperation, args: readonly string[]): P
 }
 
 /**
- * A command runs on its user's own machine, where the service's budget (which keeps one request
+ * A command runs on its user's own machine, where the service's budgets (which keep one request
  * from holding a shared server) would only cut long conversions short, and a cold worker thread's
- * start would eat into it. So there is none unless TIME_BUDGET_MS asks for one; Ctrl-C stops it.
+ * start would eat into them. So there are none unless TIME_BUDGET_MS, REGEX_TIME_BUDGET_MS or
+ * JQ_TIME_BUDGET_MS asks for one; Ctrl-C stops the command.
  */
 const NO_TIME_BUDGET_MS = 2 ** 31 - 1
 
-function timeBudget(): number {
-  if (process.env.TIME_BUDGET_MS === undefined) return NO_TIME_BUDGET_MS
+const BUDGET_SETTINGS = ['timeBudgetMs', 'regexTimeBudgetMs', 'jqTimeBudgetMs'] as const satisfies ReadonlyArray<keyof TimeBudgets>
+
+function timeBudgets(): TimeBudgets {
+  const variables = BUDGET_SETTINGS.map((setting) => SETTINGS[setting].variable)
+  let config: Config
   try {
-    return loadConfig({ TIME_BUDGET_MS: process.env.TIME_BUDGET_MS }).timeBudgetMs
+    config = loadConfig(Object.fromEntries(variables.map((variable) => [variable, process.env[variable]])))
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
+  const given = (setting: keyof TimeBudgets) => (process.env[SETTINGS[setting].variable] ? config[setting] : NO_TIME_BUDGET_MS)
+  return { timeBudgetMs: given('timeBudgetMs'), regexTimeBudgetMs: given('regexTimeBudgetMs'), jqTimeBudgetMs: given('jqTimeBudgetMs') }
 }
 
 /**

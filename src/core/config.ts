@@ -67,6 +67,13 @@ export const SETTINGS = {
     'which proxies to trust for the client address: `true`, a hop count, or a comma-separated list of addresses and CIDR ranges',
   ),
   timeBudgetMs: integer('TIME_BUDGET_MS', 5000, 1, 'processing time budget of one request (a pipeline or batch shares one)'),
+  regexTimeBudgetMs: integer(
+    'REGEX_TIME_BUDGET_MS',
+    1000,
+    1,
+    'time budget of one `regex` call, within TIME_BUDGET_MS: a pattern that backtracks catastrophically is stopped past it',
+  ),
+  jqTimeBudgetMs: integer('JQ_TIME_BUDGET_MS', 2000, 1, 'time budget of one `jq` call, within TIME_BUDGET_MS: a program that runs on is stopped past it'),
   requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 10_000, 1, 'time a client has to send its whole request (its headers included)'),
   keepAliveTimeoutMs: integer(
     'KEEP_ALIVE_TIMEOUT_MS',
@@ -89,6 +96,12 @@ type ValueOf<S> = S extends ChoiceSetting<infer T> ? T : S extends IntegerSettin
 
 /** The service's settings, read from the environment (README, Configuration). */
 export type Config = { [K in keyof Settings]: ValueOf<Settings[K]> }
+
+/** The settings that give an operation running untrusted code (a pattern, a program) a budget of its own. */
+export type CodeBudgetSetting = 'regexTimeBudgetMs' | 'jqTimeBudgetMs'
+export type CodeBudgets = Pick<Config, CodeBudgetSetting>
+/** Every time budget a surface passes on to the calls it serves. */
+export type TimeBudgets = Pick<Config, 'timeBudgetMs' | CodeBudgetSetting>
 
 const entries = Object.entries(SETTINGS) as Array<[keyof Config, Setting]>
 

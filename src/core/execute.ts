@@ -1,15 +1,14 @@
 import { DEFAULT_CONFIG } from './config.ts'
 import { assertSafeValue } from './inspect.ts'
 import { parseJsonBody } from './json-body.ts'
-import type { AnyOperation } from './operation.ts'
-import { type OperationOutput, runOperationInWorker } from './pool.ts'
+import type { AnyOperation, RunContext } from './operation.ts'
+import { countedPerClient, overrunErrorOf, timeBudgetFor } from './overrun.ts'
+import { type OperationOutput, type OperationTask, runOperationInWorker } from './pool.ts'
 import { validate } from './validate.ts'
 
-export interface ExecuteOptions {
-  /** How long heavy work (see `offload`) may take before it is stopped with 503 TIMEOUT. */
+export interface ExecuteOptions extends Omit<RunContext, 'timeBudgetMs'> {
+  /** How long heavy work (see `offload`) may take before it is stopped with 503 TIMEOUT (or 422, see `overrun`). */
   timeBudgetMs?: number
-  /** Hears of the defects an operation answers rather than throws (see `RunContext`), for the surface to log as it logs a thrown one. */
-  reportDefect?(error: unknown): void
 }
 
 /**
@@ -65,9 +64,15 @@ export function executeBodyToJson(operation: AnyOperation, body: Uint8Array, opt
 /** `executeBodyToJson` without a promise where none is needed (see `executeToJsonNow`). */
 export function executeBodyToJsonNow(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): JsonData | Promise<JsonData> {
   if (operation.offload && offloadPolicy !== 'never' && (offloadPolicy === 'always' || body.byteLength > WHOLE_BODY_OFFLOAD_BYTES)) {
-    return runOperationInWorker({ operation: operation.name, body, output: 'json' }, timeBudgetOf(options)) as Promise<JsonData>
+    return offloaded(operation, { operation: operation.name, body, output: 'json' }, options) as Promise<JsonData>
   }
   return executeToJsonNow(operation, parseJsonBody(body), options)
+}
+
+/** Runs the task on a worker thread within the operation's budget, counted per client where it runs untrusted code. */
+function offloaded(operation: AnyOperation, task: OperationTask, options: ExecuteOptions): Promise<unknown> {
+  const timeBudgetMs = timeBudgetFor(operation, timeBudgetOf(options), options.codeBudgets)
+  return countedPerClient(operation, options.client, () => runOperationInWorker(task, timeBudgetMs, overrunErrorOf(operation)))
 }
 
 /** What `answer` gives as a promise, a thrown error as a rejection. */
@@ -143,10 +148,9 @@ const timeBudgetOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOpt
 
 /** The operation's answer, as a value or JSON text; a promise only where it runs on a worker thread or waits. */
 function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput): unknown {
-  const timeBudgetMs = timeBudgetOf(options)
   const input = checkedInput(operation, rawInput)
-  if (offloads(operation, input)) return runOperationInWorker({ operation: operation.name, input, output }, timeBudgetMs)
-  const result = operation.run(input, { timeBudgetMs, reportDefect: options.reportDefect })
+  if (offloads(operation, input)) return offloaded(operation, { operation: operation.name, input, output }, options)
+  const result = operation.run(input, { ...options, timeBudgetMs: timeBudgetOf(options) })
   if (result instanceof Promise) return result.then((value) => asOutput(value, output))
   return asOutput(result, output)
 }

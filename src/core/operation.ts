@@ -1,5 +1,6 @@
 import { type Static, type TObject, type TSchema, Type } from 'typebox'
 import { Memory } from 'typebox/system'
+import type { CodeBudgetSetting, CodeBudgets } from './config.ts'
 import { typeEnums } from './schema-types.ts'
 
 /** The categories of operations, as the catalogue groups them. */
@@ -13,6 +14,10 @@ export interface RunContext {
   timeBudgetMs: number
   /** Hears of a defect the operation answers rather than throws (a batch request's), for the surface to log. */
   reportDefect?(error: unknown): void
+  /** The budgets of operations that run untrusted code (see `OperationDefinition.overrun`); the settings' defaults when absent. */
+  codeBudgets?: Partial<CodeBudgets>
+  /** Who is calling (the client's address), where a surface knows it: calls of untrusted code are counted per client. */
+  client?: string
 }
 
 /** Keys of an object schema whose property carries a default (see `withDefault`). */
@@ -74,6 +79,15 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    * than the work. It should be cheap: it runs on the event loop for every request.
    */
   offload?(input: OperationInput<I>): boolean
+  /**
+   * For an operation whose cost its input alone decides (a pattern, a program, a document to format):
+   * work on a worker thread stopped past its time budget *while it ran* is 422 LIMIT_EXCEEDED, since
+   * the same input would run out again, rather than 503 TIMEOUT; time spent waiting for a thread
+   * stays 503. `advice` follows the message that names the limit: the likely cause and what to try.
+   * With `budget` the operation runs untrusted code: its budget is the smaller of the call's and
+   * that setting's, and one client may have only a few such calls in flight at once.
+   */
+  overrun?: { advice: string; budget?: CodeBudgetSetting }
   /**
    * Slow on purpose (a key derivation): interactive surfaces such as the web app run it when asked
    * rather than at every change of a field.

@@ -13,10 +13,23 @@ export type WorkerOutcome =
   | { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetails } }
   | { ok: false; defect: DefectDescription }
 
-/** Runs `work` inside a worker and reports how it went, never throwing across the boundary. */
-export async function settle(work: () => unknown): Promise<WorkerOutcome> {
+/**
+ * What the pool sends a worker: the task, and a flag the worker raises when it begins it, shared
+ * between the threads, so that a task stopped past its budget is known to have run or only waited.
+ */
+export interface SentTask<T> {
+  task: T
+  started: Int32Array<SharedArrayBuffer>
+}
+
+/**
+ * A worker module's answer to what the pool sent: marks the task begun, runs `work` on it and
+ * reports how it went, never throwing across the boundary.
+ */
+export async function settle<T>({ task, started }: SentTask<T>, work: (task: T) => unknown): Promise<WorkerOutcome> {
+  Atomics.store(started, 0, 1)
   try {
-    return { ok: true, value: await work() }
+    return { ok: true, value: await work(task) }
   } catch (error) {
     if (isDevutilsError(error)) return { ok: false, error: { code: error.code, message: error.message, details: error.details } }
     return { ok: false, defect: describeDefect(error) }
@@ -76,12 +89,16 @@ function timerDelayOf(timeBudgetMs: number): number {
   return Math.min(Math.ceil(timeBudgetMs), LONGEST_TIMER_MS)
 }
 
+/** The error for a task stopped past its budget of `limitMs` while it ran, when that is the input's doing. */
+export type OverrunError = (limitMs: number) => DevutilsError
+
 export interface WorkerPool {
   /**
    * Runs one task on a worker thread. Past `timeBudgetMs` (waiting in the queue included) the
-   * answer is 503 TIMEOUT and the thread running the task is terminated, so no CPU is left burning.
+   * thread running the task is terminated, so no CPU is left burning, and the answer is 503
+   * TIMEOUT, or `overrun`'s error when the task had begun.
    */
-  run(task: unknown, timeBudgetMs: number): Promise<unknown>
+  run(task: unknown, timeBudgetMs: number, overrun?: OverrunError): Promise<unknown>
   /** Terminates the threads; a later `run` starts a new pool. */
   close(): Promise<void>
 }
@@ -108,16 +125,17 @@ export function createWorkerPool(filename: URL): WorkerPool {
         }),
     ))
   return {
-    async run(task, timeBudgetMs) {
+    async run(task, timeBudgetMs, overrun) {
       if (inFlight >= WORKER_THREADS * (1 + QUEUE_PER_THREAD)) {
         throw new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment')
       }
       const delayMs = timerDelayOf(timeBudgetMs)
+      const sent: SentTask<unknown> = { task, started: new Int32Array(new SharedArrayBuffer(4)) }
       let outcome: WorkerOutcome
       inFlight++
       try {
         const pool = await started()
-        outcome = await pool.run(task, { signal: AbortSignal.timeout(delayMs) })
+        outcome = await pool.run(sent, { signal: AbortSignal.timeout(delayMs) })
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
           throw new DevutilsError(
@@ -127,6 +145,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
           )
         }
         if ((error as Error).name === 'AbortError') {
+          if (overrun !== undefined && Atomics.load(sent.started, 0) === 1) throw overrun(delayMs)
           throw new DevutilsError('TIMEOUT', `The work took longer than the ${delayMs} ms time budget and was stopped; send a smaller input`, {
             timeBudgetMs: delayMs,
           })
@@ -165,8 +184,8 @@ export type OperationOutput = 'value' | 'json'
 export type OperationTask = { operation: string; output: OperationOutput } & ({ input: Record<string, unknown> } | { body: Uint8Array })
 
 /** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
-export function runOperationInWorker(task: OperationTask, timeBudgetMs: number): Promise<unknown> {
-  return operationPool.run(task, timeBudgetMs)
+export function runOperationInWorker(task: OperationTask, timeBudgetMs: number, overrun?: OverrunError): Promise<unknown> {
+  return operationPool.run(task, timeBudgetMs, overrun)
 }
 
 /** Stops the operation workers: for the server's shutdown and for test teardown. */

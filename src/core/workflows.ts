@@ -20,6 +20,11 @@ function remaining(deadline: number, what: string): number {
   return left
 }
 
+/** What a step's call keeps of the workflow's own: who calls, and the budgets of untrusted code. */
+function callerOf(context: RunContext | undefined): Pick<RunContext, 'client' | 'codeBudgets'> {
+  return { client: context?.client, codeBudgets: context?.codeBudgets }
+}
+
 /** The size a value will take in the response, counted against the output limit as the steps pile up. */
 function jsonLength(value: unknown): number {
   return JSON.stringify(value)?.length ?? 0
@@ -132,7 +137,7 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
             throw validationError(`steps[${index}].input`, "is supplied by the pipeline; put the first input in the pipeline's own input field")
           const takesInput = 'input' in (operation.input.properties as object)
           const stepInput = takesInput && current !== undefined ? { ...fields, input: current } : fields
-          data = await execute(operation, stepInput, { timeBudgetMs: remaining(deadline, 'The pipeline') })
+          data = await execute(operation, stepInput, { ...callerOf(context), timeBudgetMs: remaining(deadline, 'The pipeline') })
         } catch (error) {
           throw stepError(error, index, name)
         }
@@ -207,7 +212,7 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
         let entry: BatchEntry
         try {
           const { operation, fields } = splitCall(request, `requests[${index}]`)
-          const data = await execute(operation, fields, { timeBudgetMs: remaining(deadline, 'The batch') })
+          const data = await execute(operation, fields, { ...callerOf(context), timeBudgetMs: remaining(deadline, 'The batch') })
           entry = { success: true, data, meta: { processingTime: elapsed(started) } }
         } catch (error) {
           const failure = isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE, undefined, { cause: error })

@@ -52,10 +52,10 @@ export async function buildApp({
   await app.register(observability, { logStream: logDestination })
   await app.register(openApiDocument, { operations })
 
-  await app.register(operationRoutes, { operations, timeBudgetMs: config.timeBudgetMs })
+  await app.register(operationRoutes, { operations, budgets: config })
   await app.register(serviceRoutes, { operations })
   await app.register(docs)
-  await app.register(mcpRoute, { timeBudgetMs: config.timeBudgetMs, allTools: config.mcpTools === 'all' })
+  await app.register(mcpRoute, { budgets: config, allTools: config.mcpTools === 'all' })
   await app.register(webApp, { operations })
   return app
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
+import type { TimeBudgets } from '../core/config.ts'
 import { JSON_CONTENT_TYPE } from '../core/envelope.ts'
 import { isDevutilsError } from '../core/errors.ts'
 import { parseJsonBody } from '../core/json-body.ts'
@@ -25,7 +26,7 @@ const MCP_PATH = '/mcp'
  * The MCP SDK is loaded with the first request to /mcp: it is a large part of what the server would
  * otherwise load and compile before it is ready, for a route many instances never serve.
  */
-export async function mcpRoute(app: FastifyInstance, options: { timeBudgetMs: number; allTools: boolean }) {
+export async function mcpRoute(app: FastifyInstance, options: { budgets: TimeBudgets; allTools: boolean }) {
   let handler: Promise<McpHttpHandler> | undefined
   app.addHook('onClose', async () => (await handler)?.close())
 

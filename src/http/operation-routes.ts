@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { API_PREFIX } from '../core/catalogue.ts'
+import type { TimeBudgets } from '../core/config.ts'
 import { JSON_CONTENT_TYPE, successJson } from '../core/envelope.ts'
 import { describeDefect, validationError } from '../core/errors.ts'
 import { executeBodyToJsonNow, executeToJsonNow, type JsonData } from '../core/execute.ts'
@@ -10,14 +11,16 @@ import { getRouteSchema, postRouteSchema } from './openapi.ts'
 
 export interface OperationRoutesOptions {
   operations: readonly AnyOperation[]
-  timeBudgetMs: number
+  budgets: TimeBudgets
 }
 
 /** `POST /api/v1/<name>` for every operation, and `GET` for those that allow it. */
-export async function operationRoutes(app: FastifyInstance, { operations, timeBudgetMs }: OperationRoutesOptions) {
+export async function operationRoutes(app: FastifyInstance, { operations, budgets }: OperationRoutesOptions) {
   // A defect inside a batch's request is answered in its envelope, not through the error handler: logged here.
   const optionsFor = (request: FastifyRequest) => ({
-    timeBudgetMs,
+    timeBudgetMs: budgets.timeBudgetMs,
+    codeBudgets: budgets,
+    client: request.ip,
     reportDefect: (error: unknown) => request.log.error({ defect: describeDefect(error) }, 'request failed'),
   })
   for (const operation of operations) {

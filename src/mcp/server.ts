@@ -7,7 +7,7 @@ import {
   McpServer,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server'
-import { DEFAULT_CONFIG } from '../core/config.ts'
+import { DEFAULT_CONFIG, type TimeBudgets } from '../core/config.ts'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import type { AnyOperation } from '../core/operation.ts'
@@ -23,8 +23,10 @@ export interface CreateMcpServerOptions {
   operations?: readonly AnyOperation[]
   /** The OpenAPI document's text, for its resource: the HTTP app's own, or the one the build wrote. */
   openApiDocument?: () => Promise<string>
-  /** The processing time budget of each tool call, as for an HTTP request. */
-  timeBudgetMs?: number
+  /** The processing time budgets of each tool call, as for an HTTP request. */
+  budgets?: TimeBudgets
+  /** The client's address, where the transport knows it (see `RunContext.client`). */
+  client?: string
   /** Hears of defects (errors that answer INTERNAL_ERROR), which the client only sees as a fixed message. */
   reportDefect?: (error: unknown) => void
 }
@@ -71,7 +73,8 @@ const unavailableDocument = async (): Promise<string> => {
 export function createMcpServer({
   tools,
   operations = servedOperations,
-  timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs,
+  budgets = DEFAULT_CONFIG,
+  client,
   reportDefect,
   openApiDocument = unavailableDocument,
 }: CreateMcpServerOptions = {}): McpServer {
@@ -85,7 +88,7 @@ export function createMcpServer({
   )
   const run = async (operation: AnyOperation, args: unknown): Promise<CallToolResult> => {
     try {
-      return success(await execute(operation, args, { timeBudgetMs, reportDefect }))
+      return success(await execute(operation, args, { timeBudgetMs: budgets.timeBudgetMs, codeBudgets: budgets, client, reportDefect }))
     } catch (error) {
       // A defect, whether thrown as it is or already answered as INTERNAL_ERROR (a pipeline's step), is reported with its causes.
       if (!isDevutilsError(error) || error.code === 'INTERNAL_ERROR') reportDefect?.(error)

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
-import { loadConfig } from '../core/config.ts'
+import { loadConfig, type TimeBudgets } from '../core/config.ts'
 import { type DefectDescription, describeDefect } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { createMcpServer } from './server.ts'
@@ -41,17 +41,11 @@ function logToStderr(what: string, error: unknown): void {
  * The time budget (TIME_BUDGET_MS unless the caller passes its configuration) applies to each tool
  * call, as it does to each HTTP request.
  */
-export async function serveMcpOverStdio({
-  timeBudgetMs = loadConfig().timeBudgetMs,
-  tools,
-}: {
-  timeBudgetMs?: number
-  tools?: readonly AnyOperation[]
-} = {}): Promise<void> {
+export async function serveMcpOverStdio({ budgets = loadConfig(), tools }: { budgets?: TimeBudgets; tools?: readonly AnyOperation[] } = {}): Promise<void> {
   const transport = new StdioServerTransport()
   await new Promise<void>((resolve) => {
     serveStdio(
-      () => createMcpServer({ tools, timeBudgetMs, openApiDocument: builtOpenApiDocument, reportDefect: (error) => logToStderr('tool call failed', error) }),
+      () => createMcpServer({ tools, budgets, openApiDocument: builtOpenApiDocument, reportDefect: (error) => logToStderr('tool call failed', error) }),
       {
         transport,
         onerror: (error) => logToStderr('protocol error', error),

@@ -522,7 +522,7 @@ export const jsonSchema = defineOperation({
     'Known gaps of ajv 8, the engine: `$dynamicRef`, some `unevaluatedProperties`/`unevaluatedItems` cases (with `contains`, `if`, nested `items`), and relative-URI and URN `$ref` between embedded resources (refused, 422 LIMIT_EXCEEDED). `const`, `enum` and `uniqueItems` compare JSON values by their own members (the comparison ajv ships is replaced: it failed on a member named `valueOf` or `toString`), and `uniqueItems` in linear time. ' +
     'Refused with 422 INVALID_INPUT: JSON text that does not parse (its position), a schema its meta-schema refuses (`details` lists each `{ schemaPath, message }`), an unknown `$schema` URI (the message lists those supported), and a `$ref` to anything outside the schema: remote references are never fetched (no network, no file), so put the schema under `$defs`. ' +
     `Refused with 422 LIMIT_EXCEEDED: schema or instance nested deeper than ${MAX_NESTING_DEPTH} levels, checked before compiling, and references ajv cannot compile without overflowing its stack. ` +
-    'The schema is compiled to code, so every call runs on a worker thread: one that runs past the time budget (a `pattern` with catastrophic backtracking, `uniqueItems` over many large objects) is stopped and answered 503 TIMEOUT; one whose errors outgrow the memory a task may use (about a million of them, every error is kept until the validation ends) is stopped and answered 422 LIMIT_EXCEEDED.',
+    'The schema is compiled to code, so every call runs on a worker thread: one that runs past the time budget (a `pattern` with catastrophic backtracking, `uniqueItems` over many large objects) is stopped and answered 422 LIMIT_EXCEEDED (`details.reason: "timeout"`), since it would run out again (503 TIMEOUT only when it waited for a free thread past the budget); one whose errors outgrow the memory a task may use (about a million of them, every error is kept until the validation ends) is stopped and answered 422 LIMIT_EXCEEDED.',
   input: Type.Object(
     {
       input: Type.Unknown({
@@ -647,6 +647,9 @@ export const jsonSchema = defineOperation({
   ],
   // The schema is compiled to JavaScript and may hold a pattern that backtracks for ever: only a thread that can be stopped runs it.
   offload: () => true,
+  overrun: {
+    advice: 'a pattern that backtracks catastrophically or uniqueItems over many large items costs this much; simplify the schema or send a smaller instance',
+  },
   run(fields) {
     return fields.action === 'infer' ? infer(fields) : validate(fields)
   },

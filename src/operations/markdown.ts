@@ -483,6 +483,7 @@ export const markdown = defineOperation({
     },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  overrun: { advice: 'send a smaller document' },
   async run({ input, action, flavor, html, breaks, typographer, headingStyle, bulletListMarker, codeBlockStyle, gfm }) {
     if (action === 'toMarkdown') {
       refuseOtherActionFields(action, { flavor, html, breaks, typographer }, HTML_DEFAULTS, 'toHtml')

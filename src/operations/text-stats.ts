@@ -315,6 +315,7 @@ export const textStats = defineOperation({
   offload({ input }) {
     return input.length > OFFLOAD_LENGTH
   },
+  overrun: { advice: 'send a smaller text' },
   run({ input, locale, wordsPerMinute, speakingWordsPerMinute, topWords }) {
     return stats(input, canonicalLocale(locale), wordsPerMinute, speakingWordsPerMinute, topWords)
   },
