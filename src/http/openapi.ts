@@ -38,8 +38,11 @@ const ERROR_RESPONSES: Array<[status: number, description: string]> = [
   [413, 'PAYLOAD_TOO_LARGE: the body exceeds the body limit; `details.limit` gives it in bytes.'],
   [431, 'HEADERS_TOO_LARGE: the request headers are larger than the server accepts.'],
   [415, 'UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json.'],
-  [422, 'INVALID_INPUT: the content cannot be processed; `details` says where. LIMIT_EXCEEDED: the content would exceed a processing limit.'],
-  [429, 'RATE_LIMITED: too many requests from this client; see Retry-After.'],
+  [
+    422,
+    'INVALID_INPUT: the content cannot be processed; `details` says where. LIMIT_EXCEEDED: the content would exceed a processing limit, or (a pattern, program, schema or document whose cost the input alone decides) ran past its time budget while running, `details.reason` "timeout".',
+  ],
+  [429, 'RATE_LIMITED: too many requests from this client, or (regex, jq) too many of its calls in flight; see Retry-After.'],
   [500, 'INTERNAL_ERROR: a defect; the message never shows internals.'],
   [503, 'OVERLOADED or TIMEOUT: the service sheds load, or the work ran past its time budget; see Retry-After.'],
 ]
