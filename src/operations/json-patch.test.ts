@@ -6,7 +6,8 @@ import { expectRefusal } from '../../test/expect.ts'
 import { execute, setOffloadPolicy } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
-import { jsonPatch, MAX_OPERATIONS, PATCH_ERROR_REASONS } from './json-patch.ts'
+import { jsonPatch } from './json-patch.ts'
+import { MAX_OPERATIONS, PATCH_ERROR_REASONS } from './json-patch-apply.ts'
 
 after(() => closeWorkerPool())
 
