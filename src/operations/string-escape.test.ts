@@ -9,7 +9,8 @@ import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { escapeJson } from './json-escape.ts'
-import { type Language, NOTATIONS, type Notation, type Quote, stringEscape } from './string-escape.ts'
+import { type Language, type Quote, stringEscape } from './string-escape.ts'
+import { NOTATIONS, type Notation } from './string-escape-writers.ts'
 
 const run = (input: Record<string, unknown>) => execute(stringEscape, input)
 const escaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
