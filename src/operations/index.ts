@@ -4,6 +4,7 @@ import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
 import { caseOperation } from './case.ts'
+import { chmod } from './chmod.ts'
 import { color } from './color.ts'
 import { compress } from './compress.ts'
 import { cron } from './cron.ts'
@@ -58,6 +59,7 @@ export const typedOperations = [
   base64,
   binaryText,
   caseOperation,
+  chmod,
   color,
   compress,
   cron,

@@ -12,6 +12,7 @@ export const operationLoaders = {
   base64: () => import('./base64.ts').then((module) => module.base64),
   'binary-text': () => import('./binary-text.ts').then((module) => module.binaryText),
   case: () => import('./case.ts').then((module) => module.caseOperation),
+  chmod: () => import('./chmod.ts').then((module) => module.chmod),
   color: () => import('./color.ts').then((module) => module.color),
   compress: () => import('./compress.ts').then((module) => module.compress),
   cron: () => import('./cron.ts').then((module) => module.cron),
