@@ -329,6 +329,12 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     ),
     field: 'flavor',
   },
+  hostile('chmod of 250 clauses, the last with a bad letter', 'chmod', { input: `${'u+x,'.repeat(249)}u+q`, base: '644' }, 422, 'INVALID_INPUT'),
+  hostile('chmod of 999 characters of clauses', 'chmod', { input: `${'a+X,'.repeat(249)}u+x`, base: '644' }, 200),
+  hostile('chmod of an octal mode of 1,000 digits', 'chmod', { input: '7'.repeat(1000) }, 422, 'INVALID_INPUT'),
+  { ...hostile('chmod of a relative change without base', 'chmod', { input: 'u+x' }, 422, 'INVALID_INPUT'), message: /base is required/ },
+  { ...hostile('chmod umask with a special bit', 'chmod', { input: '4022', action: 'umask' }, 422, 'INVALID_INPUT'), message: /special bits/ },
+  { ...hostile('chmod umask given a base', 'chmod', { input: '022', action: 'umask', base: '644' }, 400, 'VALIDATION_ERROR'), field: 'base' },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]

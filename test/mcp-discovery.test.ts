@@ -186,6 +186,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: '# Hi\n\n*there*' },
     check: (data) => assert.equal(data.result, '<h1>Hi</h1>\n<p><em>there</em></p>\n'),
   },
+  {
+    task: 'what are rwxr-xr-x file permissions in octal',
+    operation: 'chmod',
+    arguments: { input: 'rwxr-xr-x' },
+    check: (data) => assert.equal(data.result, '0755'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
