@@ -171,6 +171,7 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string; field?: str
   { input: { input: 'u+x,', base: '644' }, code: 'INVALID_INPUT', field: 'input', position: 4 },
   { input: { input: ',u+x', base: '644' }, code: 'INVALID_INPUT', field: 'input', position: 0 },
   { input: { input: 'u+x g+w', base: '644' }, code: 'INVALID_INPUT', field: 'input', position: 3 },
+  { input: { input: 'u x', base: '644' }, code: 'INVALID_INPUT', field: 'input', position: 1, message: /write it as %2B/ },
   { input: { input: 'g=uo', base: '644' }, code: 'INVALID_INPUT', field: 'input', position: 3, message: /copying from u, g or o stands alone/ },
   { input: { input: 'u=rwxu', base: '644' }, code: 'INVALID_INPUT', field: 'input', position: 5 },
   { input: { input: '=644', base: '644' }, code: 'INVALID_INPUT', field: 'input', position: 1, message: /GNU's =644/ },

@@ -60,9 +60,15 @@ interface Change {
 const WHO: Record<string, number> = { u: USER, g: GROUP, o: OTHERS, a: ALL_BITS }
 const PERMISSION: Record<string, number> = { r: READ, w: WRITE, x: EXECUTE, X: 0, s: SETUID | SETGID, t: STICKY }
 const COPY: Record<string, number> = { u: 0o700, g: 0o070, o: 0o007 }
+/** Whether `character` (undefined past the end of the text) is a key of `table`. */
+const isIn = (table: Record<string, number>, character: string | undefined): character is string => character !== undefined && Object.hasOwn(table, character)
 const isOperator = (character: string | undefined): character is Operator => character === '+' || character === '-' || character === '='
 
-const at = (text: string, position: number) => `${showCharacterAt(text, position)} at position ${position}`
+/** A character of `text` for a message; a space is most often a `+` of a GET query string that was not written as %2B. */
+const at = (text: string, position: number) =>
+  text[position] === ' '
+    ? `a space at position ${position} (in a URL query string + means a space: write it as %2B)`
+    : `${showCharacterAt(text, position)} at position ${position}`
 
 /** Reads a POSIX symbolic mode: clauses `[ugoa]*([-+=]([rwxXst]*|[ugo]))+` separated by commas. */
 function compileSymbolic(text: string): Change[] {
@@ -71,7 +77,7 @@ function compileSymbolic(text: string): Change[] {
   for (;;) {
     let affected = 0
     const clauseStart = position
-    while (text[position] in WHO) affected |= WHO[text[position++]]
+    while (isIn(WHO, text[position])) affected |= WHO[text[position++]]
     if (!isOperator(text[position])) {
       if (position === text.length) {
         throw invalidInput(`the clause at position ${clauseStart} ends without an operator: write who, then +, - or =, then permissions, as in u+x or go-w`, {
@@ -93,14 +99,14 @@ function compileSymbolic(text: string): Change[] {
           { field: 'input', position },
         )
       }
-      if (character in COPY) {
+      if (isIn(COPY, character)) {
         position++
         const value = COPY[character]
         changes.push({ operator, affected, kind: 'copy', value, mentioned: affected ? affected & value : value })
       } else {
         let value = 0
         let ifAnyX = false
-        while (text[position] in PERMISSION) {
+        while (isIn(PERMISSION, text[position])) {
           if (text[position] === 'X') ifAnyX = true
           value |= PERMISSION[text[position++]]
         }
@@ -110,10 +116,9 @@ function compileSymbolic(text: string): Change[] {
     if (position === text.length) return changes
     if (text[position] !== ',') {
       const letter = text[position]
-      const why =
-        letter in COPY
-          ? 'copying from u, g or o stands alone after an operator (g=u), and who-letters start a clause after a comma'
-          : 'the permissions are r, w, x, X, s and t, or one of u, g, o to copy, and clauses are separated by commas'
+      const why = isIn(COPY, letter)
+        ? 'copying from u, g or o stands alone after an operator (g=u), and who-letters start a clause after a comma'
+        : 'the permissions are r, w, x, X, s and t, or one of u, g, o to copy, and clauses are separated by commas'
       throw invalidInput(`${at(text, position)} is not allowed here: ${why}`, { field: 'input', position })
     }
     position++
@@ -231,7 +236,7 @@ function isLs(text: string): boolean {
 function formOf(text: string): 'octal' | 'ls' | 'symbolic' {
   if (text[0] >= '0' && text[0] <= '9') return 'octal'
   if (isLs(text)) return 'ls'
-  if (text[0] in WHO || isOperator(text[0]) || text[0] === ',') {
+  if (isIn(WHO, text[0]) || isOperator(text[0]) || text[0] === ',') {
     // `-rwxr-xr-q` is a mistyped ls string rather than a symbolic expression.
     if (text[0] === '-' && (text.length === 10 || text.length === 11) && !/[,=ugoa]/.test(text)) {
       try {
