@@ -42,6 +42,7 @@ import { textStats } from './text-stats.ts'
 import { timestamp } from './timestamp.ts'
 import { tomlJson } from './toml-json.ts'
 import { unicode } from './unicode.ts'
+import { units } from './units.ts'
 import { url } from './url.ts'
 import { uuid } from './uuid.ts'
 import { xmlJson } from './xml-json.ts'
@@ -97,6 +98,7 @@ export const typedOperations = [
   timestamp,
   tomlJson,
   unicode,
+  units,
   url,
   uuid,
   xmlJson,

@@ -50,6 +50,7 @@ export const operationLoaders = {
   timestamp: () => import('./timestamp.ts').then((module) => module.timestamp),
   'toml-json': () => import('./toml-json.ts').then((module) => module.tomlJson),
   unicode: () => import('./unicode.ts').then((module) => module.unicode),
+  units: () => import('./units.ts').then((module) => module.units),
   url: () => import('./url.ts').then((module) => module.url),
   uuid: () => import('./uuid.ts').then((module) => module.uuid),
   'xml-json': () => import('./xml-json.ts').then((module) => module.xmlJson),
