@@ -306,6 +306,8 @@ for line in sys.stdin.read().splitlines():
     assert.deepEqual(await textOf({ input: '0.000 m', to: 'ft' }), ['0', true])
     assert.deepEqual(await textOf({ input: '1e300 m', to: 'km' }), ['1e+297', true])
     assert.equal((await run({ input: '1e-300 m', to: 'km' })).result, 1e-303)
+    const underflow = await run({ input: '-1e-300 bit', to: 'QB' })
+    assert.deepEqual([underflow.text, Object.is(underflow.result, 0)], ['-1.25e-331', true])
   })
 
   test('a JSON number is read through its shortest decimal text: 0.1 is one tenth', async () => {
@@ -444,6 +446,7 @@ for line in sys.stdin.read().splitlines():
     assert.deepEqual(await textOf({ input: '-273.15 °C', to: 'K' }), ['0', true])
     assert.deepEqual(await textOf({ input: '-459.67 °F', to: '°C' }), ['-273.15', true])
     assert.deepEqual(await textOf({ input: '0 K', to: '°R' }), ['0', true])
+    assert.deepEqual(await textOf({ input: '\u221240 °C', to: '°F' }), ['-40', true])
   })
 
   test('radians are never exact, except 0 and radians to radians', async () => {

@@ -509,7 +509,10 @@ const numberText = (value: number) => String(value)
 // ---- Durations ----
 
 /** Units only duration text gives these meanings: `m` (a minute, not a metre) and `w` (a week). */
-const DURATION_ONLY: Record<string, string> = { m: 'min', w: 'wk' }
+const DURATION_ONLY = new Map([
+  ['m', 'min'],
+  ['w', 'wk'],
+])
 const ISO_DURATION =
   /^([+-])?P(?:(\d+(?:[.,]\d+)?)Y)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)W)?(?:(\d+(?:[.,]\d+)?)D)?(?:T(?:(\d+(?:[.,]\d+)?)H)?(?:(\d+(?:[.,]\d+)?)M)?(?:(\d+(?:[.,]\d+)?)S)?)?$/i
 const DURATION_PART = /(\d+(?:\.\d+)?|\.\d+)\s*([a-zµμ]+)\s*,?\s*/giy
@@ -545,7 +548,8 @@ function partsDuration(text: string): Rational | undefined {
   // biome-ignore lint/suspicious/noAssignInExpressions: the sticky pattern walks the text part by part
   while ((match = DURATION_PART.exec(body)) !== null) {
     const [, amount, name] = match
-    const unit = DURATION_ONLY[name] ? SYMBOLS.get(DURATION_ONLY[name]) : findUnit(name)?.unit
+    const alias = DURATION_ONLY.get(name)
+    const unit = alias ? SYMBOLS.get(alias) : findUnit(name)?.unit
     if (unit?.quantity !== 'time') return undefined
     total = add(total, multiply(readDecimal(amount), unit.factor))
     parts++
@@ -699,7 +703,8 @@ function valueIn(value: Rational, from: Unit, unit: Unit, digits: number) {
   }
   // π is known only to its digits: a value through radians is never exact unless it is 0.
   const exact = rounded.exact && !(value.n !== 0n && from.irrational !== unit.irrational)
-  return { unit: unit.symbol, value: result, text: rounded.text, exact }
+  // A value too small for a double reads as 0, never as -0.
+  return { unit: unit.symbol, value: result === 0 ? 0 : result, text: rounded.text, exact }
 }
 
 /** What `input` holds: its value and, where written, its unit. */
@@ -712,7 +717,8 @@ interface Reading {
 
 function read(input: number | string): Reading {
   if (typeof input === 'number') return { value: readDecimal(numberText(input)) }
-  const text = input.trim()
+  // Typeset text writes negative values with the minus sign (U+2212) rather than a hyphen.
+  const text = input.trim().replace(/^\u2212/, '-')
   if (/^[+-]?P/i.test(text)) {
     const seconds = isoDuration(text)
     if (seconds) return { value: seconds, unit: { unit: SYMBOLS.get('s')! }, duration: true }
@@ -746,27 +752,56 @@ export const units = defineOperation({
     'unit conversion',
     'convert units',
     'measurement',
-    'bytes',
     'kb mb gb',
+    'bytes',
+    'kilobytes',
+    'megabytes',
+    'gigabytes',
     'kib mib gib',
+    'mebibytes',
+    'gibibytes',
     'binary prefixes',
+    'file size',
     'bandwidth',
     'mbps',
     'duration',
-    'celsius fahrenheit',
-    'temperature',
-    'metric imperial',
-    'inches to cm',
-    'miles to km',
-    'pounds to kg',
+    'hours to minutes',
+    'fahrenheit',
+    'celsius',
+    'kelvin',
+    'metric',
+    'imperial',
+    'miles',
+    'km',
+    'kilometres',
+    'kilometers',
+    'inches',
+    'feet',
+    'pounds',
+    'kg',
+    'ounces',
+    'grams',
+    'gallons',
+    'litres',
+    'liters',
+    'mph',
+    'knots',
     'psi',
+    'pascal',
+    'kwh',
+    'joules',
+    'calories',
+    'btu',
+    'watts',
     'horsepower',
-    'radians degrees',
+    'hertz',
+    'rpm',
+    'radians',
   ],
   description:
     'Converts a value between units of one quantity, exactly: every factor is an exact fraction taken from its definition (SI 2019; the international inch and pound of 1959; NIST SP 811; IEC 80000-13 binary prefixes; CSS Values 4 absolute lengths, 1in = 96px = 72pt = 6pc; standard gravity 9.80665 m/s², atm 101325 Pa, the conventional mmHg, the thermochemical calorie 4.184 J, the International Table BTU 1055.05585262 J, mechanical horsepower 550 ft·lbf/s, metric PS 75 kgf·m/s, US customary volumes from the 231 in³ gallon, imperial ones from the 4.54609 L gallon, the international acre of 4840 yd²), computed with big-integer fractions and rounded once, half to even, to `significantDigits`; `exact` says whether that rounding lost anything. ' +
     'Only radians are irrational: π is taken to 100 decimals and such answers are never marked exact. Temperatures convert through kelvin (affine, still exact). ' +
-    '`input` is a number, or text: a decimal number with its unit (`1.5 GiB`, `90 km/h`, `1e6 B`), or a duration (`1h 30m`, `2 days 4 hours`, ISO 8601 `PT1H30M`, `P1W`) read in seconds. A JSON number is read through its shortest decimal text, so 0.1 is one tenth. ' +
+    '`input` is a number, or text: a decimal number with its unit (`1.5 GiB`, `90 km/h`, `1e6 B`), or a duration (`1h 30m`, `2 days 4 hours`, ISO 8601 `PT1H30M`, `P1W`) read in seconds. A JSON number is read through its shortest decimal text, so 0.1 is one tenth; a leading minus sign (U+2212) reads as `-`. ' +
     'Symbols are case-sensitive (`b` is a bit and `B` a byte, `m` milli and `M` mega; `KB`, `Kb` and `Kbps` are read as kilo with a warning to write KiB for 1024); long names (`kilometres`, `mebibytes`) are not. `pt` is the typographic point: the pint is `pint`. `m` is a minute only in a duration of several parts (`1h 30m`), and a day is 86,400 s. ' +
     "`to: auto` moves within the unit's family to the largest of its steps in which |value| is at least 1 (else the smallest): SI (kB, MB…) or IEC (KiB, MiB…) prefixes by `system` for data sizes and rates, bits staying bits; ns µs ms s min h d; nm µm mm m km; in ft mi; µg mg g kg t; oz lb; mm² cm² m² ha km²; in² ft² ac mi²; mL L m³; tsp tbsp fl oz cup pint quart gal; imp fl oz, pint, gal; Pa kPa MPa; mbar bar; J kJ MJ; cal kcal; Wh kWh; W kW MW GW; Hz kHz MHz GHz THz; arcsec arcmin deg. Units of no family (temperatures, speeds, atm, psi…) are kept. `to: all` also lists every unit of the quantity, with `result` as for auto. Times also get `iso` and `human`. " +
     'Refused: `from` given with an input that names another unit (400); a number of more than 100 digits, or a size outside 1e-300 to 1e300 (400); an unknown unit (422 with the names within two edits in `details.closeNames`); units of two quantities (422 naming both); years, months or an ISO duration with Y or M (422: use datetime); a temperature below absolute zero (422); an answer past the range of a JSON number (422 LIMIT_EXCEEDED). A negative data size is allowed (a difference).',
