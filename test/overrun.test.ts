@@ -3,7 +3,7 @@ import { describe, test } from 'node:test'
 import { DEFAULT_CONFIG } from '../src/core/config.ts'
 import { DevutilsError } from '../src/core/errors.ts'
 import type { AnyOperation } from '../src/core/operation.ts'
-import { countedPerClient, overrunErrorOf, timeBudgetFor, UNTRUSTED_CALLS_PER_CLIENT } from '../src/core/overrun.ts'
+import { countedPerClient, overrunOf, UNTRUSTED_CALLS_PER_CLIENT } from '../src/core/overrun.ts'
 import { lines } from '../src/operations/lines.ts'
 
 const untrusted: AnyOperation = { ...lines, name: 'pattern-runner', overrun: { advice: 'try a simpler pattern', budget: 'regexTimeBudgetMs' } }
@@ -19,22 +19,20 @@ function pendingCall() {
 }
 
 describe('budgets of operations whose input decides their cost', () => {
-  test('untrusted code gets the smaller of the call’s budget and its own setting; other operations keep the call’s', () => {
-    assert.equal(timeBudgetFor(untrusted, 5000), DEFAULT_CONFIG.regexTimeBudgetMs)
-    assert.equal(timeBudgetFor(untrusted, 5000, { regexTimeBudgetMs: 250 }), 250)
-    assert.equal(timeBudgetFor(untrusted, 100, { regexTimeBudgetMs: 250 }), 100, 'a pipeline’s last 100 ms stay the limit')
-    assert.equal(timeBudgetFor(costly, 5000, { regexTimeBudgetMs: 250 }), 5000)
-    assert.equal(timeBudgetFor(lines, 5000), 5000)
+  test('untrusted code may run for its own setting once begun; other costly operations for the whole budget; the rest have no overrun', () => {
+    assert.equal(overrunOf(untrusted)?.runBudgetMs, DEFAULT_CONFIG.regexTimeBudgetMs)
+    assert.equal(overrunOf(untrusted, { regexTimeBudgetMs: 250 })?.runBudgetMs, 250)
+    assert.equal(overrunOf(costly, { regexTimeBudgetMs: 250 })?.runBudgetMs, undefined)
+    assert.equal(overrunOf(lines), undefined)
   })
 
-  test('the overrun error is 422 LIMIT_EXCEEDED naming the operation, the limit and the advice; operations without one have none', () => {
-    const error = overrunErrorOf(costly)?.(1000)
+  test('the overrun error is 422 LIMIT_EXCEEDED naming the operation, the limit and the advice', () => {
+    const error = overrunOf(costly)?.error(1000)
     assert.ok(error instanceof DevutilsError)
     assert.equal(error.status, 422)
     assert.equal(error.code, 'LIMIT_EXCEEDED')
     assert.equal(error.message, 'The formatter call ran past its 1000 ms time budget and was stopped: send a smaller document')
     assert.deepEqual(error.details, { reason: 'timeout', limitMs: 1000 })
-    assert.equal(overrunErrorOf(lines), undefined)
   })
 
   test(`one client may have ${UNTRUSTED_CALLS_PER_CLIENT} calls of untrusted code in flight; the next is 429 until one answers`, async () => {

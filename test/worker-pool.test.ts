@@ -83,19 +83,35 @@ describe('the worker pool', () => {
     assert.ok(burnt < 300, `the process used ${burnt} ms of CPU in the second after the timeout; an infinite loop left running would use about 1000`)
   })
 
-  test('with an overrun error, a task stopped while it ran gets that error; one stopped while it waited for a thread is still 503 TIMEOUT', async () => {
+  const overrun = (runBudgetMs?: number) => ({
+    error: (limitMs: number) => new DevutilsError('LIMIT_EXCEEDED', `ran past ${limitMs} ms`, { reason: 'timeout', limitMs }),
+    runBudgetMs,
+  })
+  const outcome = (task: Promise<unknown>) =>
+    task.then(
+      () => 'done',
+      (error: DevutilsError) => `${error.code} ${JSON.stringify(error.details)}`,
+    )
+
+  test('with an overrun, a task stopped while it ran gets its error; one stopped while it waited for a thread is still 503 TIMEOUT', async () => {
     await runTask({ kind: 'echo', value: 'warm' })
-    const overrun = (limitMs: number) => new DevutilsError('LIMIT_EXCEEDED', `ran past ${limitMs} ms`, { reason: 'timeout', limitMs })
-    const outcome = (task: Promise<unknown>) =>
-      task.then(
-        () => 'done',
-        (error: DevutilsError) => `${error.code} ${JSON.stringify(error.details)}`,
-      )
-    const running = Array.from({ length: WORKER_THREADS }, () => outcome(pool.run({ kind: 'spin' }, 900, overrun)))
+    const running = Array.from({ length: WORKER_THREADS }, () => outcome(pool.run({ kind: 'spin' }, 900, overrun())))
     await sleep(300)
-    const waiting = outcome(pool.run({ kind: 'echo', value: 'never reached' }, 200, overrun))
+    const waiting = outcome(pool.run({ kind: 'echo', value: 'never reached' }, 200, overrun()))
     assert.equal(await waiting, 'TIMEOUT {"timeBudgetMs":200}', 'every thread was busy for its whole budget')
     assert.deepEqual(await Promise.all(running), Array(WORKER_THREADS).fill('LIMIT_EXCEEDED {"reason":"timeout","limitMs":900}'))
+  })
+
+  test('a run budget counts from the moment a thread begins the task: waiting for a thread takes nothing from it', async () => {
+    await runTask({ kind: 'echo', value: 'warm' })
+    const busy = Array.from({ length: WORKER_THREADS }, () => outcome(pool.run({ kind: 'wait', ms: 600 }, 5000)))
+    const started = performance.now()
+    const queued = pool.run({ kind: 'spin' }, 5000, overrun(300))
+    assert.equal(await outcome(queued), 'LIMIT_EXCEEDED {"reason":"timeout","limitMs":300}')
+    const elapsed = performance.now() - started
+    assert.ok(elapsed >= 850, `stopped after ${elapsed} ms: its 300 ms began once the 600 ms task before it had ended`)
+    assert.deepEqual(await Promise.all(busy), Array(WORKER_THREADS).fill('done'))
+    assert.equal(await outcome(pool.run({ kind: 'wait', ms: 50 }, 5000, overrun(300))), 'done', 'a task within its run budget is answered')
   })
 
   test('a full queue is 503 OVERLOADED at once, the rest time out', async () => {

@@ -71,9 +71,14 @@ export const SETTINGS = {
     'REGEX_TIME_BUDGET_MS',
     1000,
     1,
-    'time budget of one `regex` call, within TIME_BUDGET_MS: a pattern that backtracks catastrophically is stopped past it',
+    'how long one `regex` call may run once a worker thread has begun it (waiting for the thread counts against TIME_BUDGET_MS): a pattern that backtracks catastrophically is stopped past it',
   ),
-  jqTimeBudgetMs: integer('JQ_TIME_BUDGET_MS', 2000, 1, 'time budget of one `jq` call, within TIME_BUDGET_MS: a program that runs on is stopped past it'),
+  jqTimeBudgetMs: integer(
+    'JQ_TIME_BUDGET_MS',
+    2000,
+    1,
+    'how long one `jq` call may run once a worker thread has begun it (waiting for the thread counts against TIME_BUDGET_MS): a program that runs on is stopped past it',
+  ),
   requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 10_000, 1, 'time a client has to send its whole request (its headers included)'),
   keepAliveTimeoutMs: integer(
     'KEEP_ALIVE_TIMEOUT_MS',

@@ -2,7 +2,7 @@ import { DEFAULT_CONFIG } from './config.ts'
 import { assertSafeValue } from './inspect.ts'
 import { parseJsonBody } from './json-body.ts'
 import type { AnyOperation, RunContext } from './operation.ts'
-import { countedPerClient, overrunErrorOf, timeBudgetFor } from './overrun.ts'
+import { countedPerClient, overrunOf } from './overrun.ts'
 import { type OperationOutput, type OperationTask, runOperationInWorker } from './pool.ts'
 import { validate } from './validate.ts'
 
@@ -69,10 +69,10 @@ export function executeBodyToJsonNow(operation: AnyOperation, body: Uint8Array, 
   return executeToJsonNow(operation, parseJsonBody(body), options)
 }
 
-/** Runs the task on a worker thread within the operation's budget, counted per client where it runs untrusted code. */
+/** Runs the task on a worker thread within the operation's budgets, counted per client where it runs untrusted code. */
 function offloaded(operation: AnyOperation, task: OperationTask, options: ExecuteOptions): Promise<unknown> {
-  const timeBudgetMs = timeBudgetFor(operation, timeBudgetOf(options), options.codeBudgets)
-  return countedPerClient(operation, options.client, () => runOperationInWorker(task, timeBudgetMs, overrunErrorOf(operation)))
+  const overrun = overrunOf(operation, options.codeBudgets)
+  return countedPerClient(operation, options.client, () => runOperationInWorker(task, timeBudgetOf(options), overrun))
 }
 
 /** What `answer` gives as a promise, a thrown error as a rejection. */

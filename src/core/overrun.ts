@@ -1,7 +1,7 @@
 import { type CodeBudgets, DEFAULT_CONFIG } from './config.ts'
 import { DevutilsError } from './errors.ts'
 import type { AnyOperation } from './operation.ts'
-import type { OverrunError } from './pool.ts'
+import type { Overrun } from './pool.ts'
 
 /**
  * How many calls of untrusted code (see `OperationDefinition.overrun`) one client may have in flight.
@@ -11,22 +11,22 @@ import type { OverrunError } from './pool.ts'
  */
 export const UNTRUSTED_CALLS_PER_CLIENT = 2
 
-/** The budget of one call: the call's own, or less for an operation that runs untrusted code. */
-export function timeBudgetFor(operation: AnyOperation, timeBudgetMs: number, codeBudgets: Partial<CodeBudgets> = {}): number {
-  const setting = operation.overrun?.budget
-  if (setting === undefined) return timeBudgetMs
-  return Math.min(timeBudgetMs, codeBudgets[setting] ?? DEFAULT_CONFIG[setting])
-}
-
-/** The 422 for an operation whose input ran past its budget (see `OperationDefinition.overrun`), if it declares one. */
-export function overrunErrorOf(operation: AnyOperation): OverrunError | undefined {
+/**
+ * How a worker task of the operation is stopped, if its input decides its cost (see
+ * `OperationDefinition.overrun`): the 422 for running past a budget, and for untrusted code the
+ * time it may run once begun, from its setting.
+ */
+export function overrunOf(operation: AnyOperation, codeBudgets: Partial<CodeBudgets> = {}): Overrun | undefined {
   const { overrun } = operation
   if (overrun === undefined) return undefined
-  return (limitMs) =>
-    new DevutilsError('LIMIT_EXCEEDED', `The ${operation.name} call ran past its ${limitMs} ms time budget and was stopped: ${overrun.advice}`, {
-      reason: 'timeout',
-      limitMs,
-    })
+  return {
+    error: (limitMs) =>
+      new DevutilsError('LIMIT_EXCEEDED', `The ${operation.name} call ran past its ${limitMs} ms time budget and was stopped: ${overrun.advice}`, {
+        reason: 'timeout',
+        limitMs,
+      }),
+    runBudgetMs: overrun.budget === undefined ? undefined : (codeBudgets[overrun.budget] ?? DEFAULT_CONFIG[overrun.budget]),
+  }
 }
 
 const untrustedCallsInFlight = new Map<string, number>()

@@ -28,6 +28,7 @@ export interface SentTask<T> {
  */
 export async function settle<T>({ task, started }: SentTask<T>, work: (task: T) => unknown): Promise<WorkerOutcome> {
   Atomics.store(started, 0, 1)
+  Atomics.notify(started, 0)
   try {
     return { ok: true, value: await work(task) }
   } catch (error) {
@@ -89,16 +90,34 @@ function timerDelayOf(timeBudgetMs: number): number {
   return Math.min(Math.ceil(timeBudgetMs), LONGEST_TIMER_MS)
 }
 
-/** The error for a task stopped past its budget of `limitMs` while it ran, when that is the input's doing. */
-export type OverrunError = (limitMs: number) => DevutilsError
+/** For a task whose input alone decides its cost: how long it may run, and what running past a budget is. */
+export interface Overrun {
+  /** The error for the task stopped past a budget of `limitMs` while it ran. */
+  error(limitMs: number): DevutilsError
+  /**
+   * How long the task may run once a thread has begun it, within the whole budget: time spent
+   * waiting for a thread, or for a new one to start, is not taken from it.
+   */
+  runBudgetMs?: number
+}
+
+/**
+ * Whether the worker has begun the task (see `settle`) within `withinMs`: answered as soon as it
+ * does, without polling.
+ */
+async function begun(started: Int32Array<SharedArrayBuffer>, withinMs: number): Promise<boolean> {
+  const waiting = Atomics.waitAsync(started, 0, 0, withinMs)
+  if (!waiting.async) return waiting.value === 'not-equal'
+  return (await waiting.value) === 'ok'
+}
 
 export interface WorkerPool {
   /**
-   * Runs one task on a worker thread. Past `timeBudgetMs` (waiting in the queue included) the
-   * thread running the task is terminated, so no CPU is left burning, and the answer is 503
-   * TIMEOUT, or `overrun`'s error when the task had begun.
+   * Runs one task on a worker thread. Past `timeBudgetMs` (waiting in the queue included), or past
+   * `overrun.runBudgetMs` once begun, the thread running the task is terminated, so no CPU is left
+   * burning, and the answer is 503 TIMEOUT, or `overrun`'s error when the task had begun.
    */
-  run(task: unknown, timeBudgetMs: number, overrun?: OverrunError): Promise<unknown>
+  run(task: unknown, timeBudgetMs: number, overrun?: Overrun): Promise<unknown>
   /** Terminates the threads; a later `run` starts a new pool. */
   close(): Promise<void>
 }
@@ -131,11 +150,26 @@ export function createWorkerPool(filename: URL): WorkerPool {
       }
       const delayMs = timerDelayOf(timeBudgetMs)
       const sent: SentTask<unknown> = { task, started: new Int32Array(new SharedArrayBuffer(4)) }
+      const stop = new AbortController()
+      let limitMs = delayMs
+      const timers = [setTimeout(() => stop.abort(), delayMs).unref()]
+      const runBudgetMs = overrun?.runBudgetMs === undefined ? delayMs : timerDelayOf(overrun.runBudgetMs)
+      if (runBudgetMs < delayMs) {
+        void begun(sent.started, delayMs).then((began) => {
+          if (!began || stop.signal.aborted) return
+          timers.push(
+            setTimeout(() => {
+              limitMs = runBudgetMs
+              stop.abort()
+            }, runBudgetMs).unref(),
+          )
+        })
+      }
       let outcome: WorkerOutcome
       inFlight++
       try {
         const pool = await started()
-        outcome = await pool.run(sent, { signal: AbortSignal.timeout(delayMs) })
+        outcome = await pool.run(sent, { signal: stop.signal })
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
           throw new DevutilsError(
@@ -145,7 +179,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
           )
         }
         if ((error as Error).name === 'AbortError') {
-          if (overrun !== undefined && Atomics.load(sent.started, 0) === 1) throw overrun(delayMs)
+          if (overrun !== undefined && Atomics.load(sent.started, 0) === 1) throw overrun.error(limitMs)
           throw new DevutilsError('TIMEOUT', `The work took longer than the ${delayMs} ms time budget and was stopped; send a smaller input`, {
             timeBudgetMs: delayMs,
           })
@@ -153,6 +187,8 @@ export function createWorkerPool(filename: URL): WorkerPool {
         throw error
       } finally {
         inFlight--
+        stop.abort()
+        for (const timer of timers) clearTimeout(timer)
       }
       if (outcome.ok) return outcome.value
       if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
@@ -184,7 +220,7 @@ export type OperationOutput = 'value' | 'json'
 export type OperationTask = { operation: string; output: OperationOutput } & ({ input: Record<string, unknown> } | { body: Uint8Array })
 
 /** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
-export function runOperationInWorker(task: OperationTask, timeBudgetMs: number, overrun?: OverrunError): Promise<unknown> {
+export function runOperationInWorker(task: OperationTask, timeBudgetMs: number, overrun?: Overrun): Promise<unknown> {
   return operationPool.run(task, timeBudgetMs, overrun)
 }
 
