@@ -32,6 +32,7 @@ import { passwordHash } from './password-hash.ts'
 import { qrCode } from './qr-code.ts'
 import { randomNumber } from './random-number.ts'
 import { randomString } from './random-string.ts'
+import { regex } from './regex.ts'
 import { rot13 } from './rot13.ts'
 import { slug } from './slug.ts'
 import { sqlEscape } from './sql-escape.ts'
@@ -88,6 +89,7 @@ export const typedOperations = [
   qrCode,
   randomNumber,
   randomString,
+  regex,
   rot13,
   slug,
   sqlEscape,

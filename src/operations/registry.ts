@@ -40,6 +40,7 @@ export const operationLoaders = {
   'qr-code': () => import('./qr-code.ts').then((module) => module.qrCode),
   'random-number': () => import('./random-number.ts').then((module) => module.randomNumber),
   'random-string': () => import('./random-string.ts').then((module) => module.randomString),
+  regex: () => import('./regex.ts').then((module) => module.regex),
   rot13: () => import('./rot13.ts').then((module) => module.rot13),
   slug: () => import('./slug.ts').then((module) => module.slug),
   'sql-escape': () => import('./sql-escape.ts').then((module) => module.sqlEscape),
