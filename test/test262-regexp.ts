@@ -72,7 +72,10 @@ export function runSuiteFile(file: string, route: Route, unsupportedFeatures: Re
   if (missing.length > 0) return { ...outcome, notRun: `this engine lacks ${missing.join(', ')}` }
   const context = createContext({})
   runInContext(HARNESS, context)
-  const realm = runInContext('({ RegExp, proto: RegExp.prototype, replace: RegExp.prototype[Symbol.replace], split: RegExp.prototype[Symbol.split], exec: RegExp.prototype.exec, flags: Object.getOwnPropertyDescriptor(RegExp.prototype, "flags").get })', context)
+  const realm = runInContext(
+    '({ RegExp, proto: RegExp.prototype, replace: RegExp.prototype[Symbol.replace], split: RegExp.prototype[Symbol.split], exec: RegExp.prototype.exec, flags: Object.getOwnPropertyDescriptor(RegExp.prototype, "flags").get })',
+    context,
+  )
   /** Whether `regexp` is a plain RegExp of the realm, as the operation builds one afresh: no own members but lastIndex, nothing on its prototype changed. */
   const plain = (regexp: unknown): regexp is RegExp => {
     if (typeof regexp !== 'object' || regexp === null || Object.getPrototypeOf(regexp) !== realm.proto) return false
@@ -111,9 +114,13 @@ export function runSuiteFile(file: string, route: Route, unsupportedFeatures: Re
       else if (lim !== undefined && lim > LARGEST_LIMIT && lim !== 2 ** 32 - 1) skip('a limit the operation does not take')
       else {
         outcome.routed++
-        const pieces = route({ action: 'split', pattern: this.source, flags: this.flags, input, ...(lim !== undefined && lim !== 2 ** 32 - 1 && { limit: lim }) }) as Array<
-          string | null
-        >
+        const pieces = route({
+          action: 'split',
+          pattern: this.source,
+          flags: this.flags,
+          input,
+          ...(lim !== undefined && lim !== 2 ** 32 - 1 && { limit: lim }),
+        }) as Array<string | null>
         // Back into the realm as its own array, with undefined where the operation answers null.
         const array = runInContext('[]', context) as unknown[]
         for (const piece of pieces) array.push(piece ?? undefined)

@@ -75,7 +75,19 @@ interface Matcher {
   exec(from: number, sticky: boolean): Found | null
 }
 
-function compileError(flavor: Flavor, message: string): Error {
+/** Engines quote the pattern, or the part at fault, in their messages: a long one is cut short. */
+const QUOTED_LENGTH = 80
+
+function clipped(message: string, pattern: string): string {
+  const short = (text: string) => (text.length > QUOTED_LENGTH ? `${text.slice(0, QUOTED_LENGTH)}…` : text)
+  return message
+    .split(pattern)
+    .join(short(pattern))
+    .replace(/`([^`]+)`/g, (_, quoted: string) => `\`${short(quoted)}\``)
+}
+
+function compileError(flavor: Flavor, raw: string, pattern: string): Error {
+  const message = clipped(raw, pattern)
   return invalidInput(`The pattern does not compile (${flavor}): ${message}`, { field: 'pattern', flavor, message })
 }
 
@@ -151,7 +163,7 @@ function ecmascriptMatcher(pattern: string, flags: string, input: string): Match
   try {
     new RegExp(pattern, flags)
   } catch (error) {
-    throw compileError('ecmascript', (error as Error).message + newerSyntaxHint(pattern))
+    throw compileError('ecmascript', (error as Error).message + newerSyntaxHint(pattern), pattern)
   }
   // A copy with `d` for the groups' positions, and `g` or `y` so that a search starts where asked.
   const bare = flags.replace(/[dgy]/g, '')
@@ -186,7 +198,7 @@ function re2Matcher(pattern: string, flags: string, input: string): Matcher {
     )
   } catch (error) {
     if (!(error instanceof Error) || !error.constructor.name.startsWith('RE2JS')) throw error
-    throw compileError('re2', error.message.replace(/^error parsing regexp: /, ''))
+    throw compileError('re2', error.message.replace(/^error parsing regexp: /, ''), pattern)
   }
   const groupCount = compiled.groupCount()
   const names = new Map(Object.entries(compiled.namedGroups()).map(([name, number]) => [number, name]))
@@ -233,7 +245,7 @@ function* matchesOf(matcher: Matcher, input: string, global: boolean, sticky: bo
 }
 
 /** One piece of a replacement template, parsed once as GetSubstitution (ECMA-262) reads it. */
-type TemplatePart = string | { kind: 'match' | 'before' | 'after' } | { kind: 'group'; number: number } | { kind: 'named'; name: string }
+type TemplatePart = string | { kind: 'match' } | { kind: 'before' } | { kind: 'after' } | { kind: 'group'; number: number } | { kind: 'named'; name: string }
 
 const DIGIT = /[0-9]/
 
@@ -310,18 +322,11 @@ function namedSpan(found: Found, groups: GroupInfo[], name: string): readonly [n
 function spansOf(parts: TemplatePart[], found: Found, groups: GroupInfo[], length: number): Array<string | readonly [number, number]> {
   return parts.map((part) => {
     if (typeof part === 'string') return part
-    switch (part.kind) {
-      case 'match':
-        return [found.index, found.end] as const
-      case 'before':
-        return [0, found.index] as const
-      case 'after':
-        return [Math.min(found.end, length), length] as const
-      case 'group':
-        return found.captures[part.number - 1] ?? ''
-      case 'named':
-        return namedSpan(found, groups, part.name) ?? ''
-    }
+    if (part.kind === 'match') return [found.index, found.end] as const
+    if (part.kind === 'before') return [0, found.index] as const
+    if (part.kind === 'after') return [Math.min(found.end, length), length] as const
+    if (part.kind === 'group') return found.captures[part.number - 1] ?? ''
+    return namedSpan(found, groups, part.name) ?? ''
   })
 }
 
@@ -501,7 +506,12 @@ export const regex = defineOperation({
     `A pattern that does not compile is a 422 INVALID_INPUT with the engine's message; a result over 16 MiB, or more than ${MAX_SPLIT_PIECES} split pieces, is a 422 LIMIT_EXCEEDED, refused while it is built.`,
   input: Type.Object(
     {
-      pattern: Type.String({ minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'The regular expression, without delimiters.', examples: ['(\\d+)-(\\d+)'] }),
+      pattern: Type.String({
+        minLength: 1,
+        maxLength: MAX_PATTERN_LENGTH,
+        description: 'The regular expression, without delimiters.',
+        examples: ['(\\d+)-(\\d+)'],
+      }),
       input: Type.String({ description: 'The text to search. May be empty.', examples: ['10-20, 30-40'] }),
       flags: withDefault(
         Type.String({
@@ -597,7 +607,15 @@ export const regex = defineOperation({
     {
       summary: 'Split, keeping the separators captured',
       input: { pattern: '\\s*([,;])\\s*', input: 'a, b;c', action: 'split' },
-      output: { result: ['a', ',', 'b', ';', 'c'], action: 'split', flavor: 'ecmascript', count: 5, truncated: false, groups: [{ number: 1, name: null }], engine: ECMASCRIPT_ENGINE },
+      output: {
+        result: ['a', ',', 'b', ';', 'c'],
+        action: 'split',
+        flavor: 'ecmascript',
+        count: 5,
+        truncated: false,
+        groups: [{ number: 1, name: null }],
+        engine: ECMASCRIPT_ENGINE,
+      },
     },
     {
       summary: 'Test, case-insensitive',
@@ -605,7 +623,13 @@ export const regex = defineOperation({
       output: { result: true, action: 'test', flavor: 'ecmascript', count: 1, truncated: false, groups: [], engine: ECMASCRIPT_ENGINE },
     },
   ],
+  // A backtracking pattern a few characters long can run for ever, so ECMAScript patterns always run where they can be stopped.
   offload: ({ flavor, input }) => flavor === 'ecmascript' || input.length > RE2_OFFLOAD_CHARACTERS,
+  overrun: {
+    advice:
+      'the pattern backtracks catastrophically on this input (nested quantifiers such as (a+)+$ take exponential time); simplify it, or use flavor re2, which runs in linear time',
+    budget: 'regexTimeBudgetMs',
+  },
   run({ pattern, input, flags, flavor, action, replacement, maxMatches, limit }) {
     if (flavor === 're2') {
       const refused = [...flags].filter((flag) => !RE2_FLAGS.has(flag))
@@ -661,9 +685,11 @@ export const regex = defineOperation({
     }
     const list = warnings.list()
     return {
-      ...answer,
+      result: answer.result,
       action,
       flavor,
+      count: answer.count,
+      truncated: answer.truncated,
       groups: matcher.groups,
       engine: flavor === 're2' ? RE2_ENGINE : ECMASCRIPT_ENGINE,
       ...(list.length > 0 && { warnings: list }),
