@@ -198,6 +198,16 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: 'rwxr-xr-x' },
     check: (data) => assert.equal(data.result, '0755'),
   },
+  {
+    task: 'find all matches of a regular expression',
+    operation: 'regex',
+    arguments: { pattern: '\\d+', input: 'a1b22' },
+    check: (data) =>
+      assert.deepEqual(
+        (data.result as Array<{ match: string }>).map((match) => match.match),
+        ['1', '22'],
+      ),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
