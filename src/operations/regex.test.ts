@@ -249,6 +249,8 @@ describe('regex: the same answers as JavaScript (properties)', () => {
         const fields = { pattern, flags: chosen.join(''), input }
         const positions = (answer: Fields) => (answer.result as Match[]).map((m) => [m.index, m.end, m.groups.map((g) => g.value)])
         assert.deepEqual(positions(direct({ ...fields, flavor: 're2' })), positions(direct(fields)))
+        const test = { ...fields, action: 'test' }
+        assert.equal(direct({ ...test, flavor: 're2' }).result, direct(test).result)
         const split = { ...fields, action: 'split' }
         assert.deepEqual(direct({ ...split, flavor: 're2' }).result, direct(split).result)
       }),

@@ -73,6 +73,8 @@ interface Matcher {
   fullUnicode: boolean
   /** The first match at `from` or after it; with `sticky`, only one that starts at `from`. */
   exec(from: number, sticky: boolean): Found | null
+  /** Whether there is a match at all (from 0; with `sticky`, at 0), where an engine can tell faster than by finding it. */
+  test(sticky: boolean): boolean
 }
 
 /** Engines quote the pattern, or the part at fault, in their messages: a long one is cut short. */
@@ -186,6 +188,9 @@ function ecmascriptMatcher(pattern: string, flags: string, input: string): Match
       for (let n = 1; n <= groupCount; n++) captures.push(indices[n])
       return { index: indices[0][0], end: indices[0][1], captures }
     },
+    test(sticky) {
+      return this.exec(0, sticky) !== null
+    },
   }
 }
 
@@ -217,6 +222,8 @@ function re2Matcher(pattern: string, flags: string, input: string): Matcher {
       }
       return { index: matcher.start(0), end: matcher.end(0), captures }
     },
+    // Without groups to fill in, RE2 answers from its DFA, much faster than a search that tracks them.
+    test: () => compiled.test(input),
   }
 }
 
@@ -627,13 +634,13 @@ export const regex = defineOperation({
   offload: ({ flavor, input }) => flavor === 'ecmascript' || input.length > RE2_OFFLOAD_CHARACTERS,
   overrun: {
     advice:
-      'the pattern backtracks catastrophically on this input (nested quantifiers such as (a+)+$ take exponential time); simplify it, or use flavor re2, which runs in linear time',
+      'a pattern that backtracks catastrophically (nested quantifiers such as (a+)+$ take exponential time) runs this long; simplify it, or use flavor re2, which runs in linear time',
     budget: 'regexTimeBudgetMs',
   },
   run({ pattern, input, flags, flavor, action, replacement, maxMatches, limit }) {
     if (flavor === 're2') {
       const refused = [...flags].filter((flag) => !RE2_FLAGS.has(flag))
-      if (refused.length > 0) throw validationError('flags', `takes only g, i, m and s with flavor re2, not ${refused.join(', ')}`)
+      if (refused.length > 0) throw validationError('flags', `takes only g, i, m and s (and d, implied) with flavor re2, not ${refused.join(', ')}`)
     }
     if (action === 'replace' && replacement === undefined) throw validationError('replacement', 'is required for action replace')
     if (action !== 'replace' && replacement !== undefined) throw validationError('replacement', `is only for action replace, not ${action}`)
@@ -645,7 +652,7 @@ export const regex = defineOperation({
     let answer: Answer
     switch (action as Action) {
       case 'test': {
-        const matched = matcher.exec(0, sticky) !== null
+        const matched = matcher.test(sticky)
         answer = { result: matched, count: matched ? 1 : 0, truncated: false }
         break
       }
