@@ -4,6 +4,7 @@ import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { WarningList } from '../core/json-value.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { UNTRUSTED_CALLS_PER_CLIENT } from '../core/overrun.ts'
 
 const FLAVORS = ['ecmascript', 're2'] as const
 type Flavor = (typeof FLAVORS)[number]
@@ -508,9 +509,11 @@ export const regex = defineOperation({
     '`\\s` is ASCII whitespace only, `.` matches `\\r`, and set operations such as `[\\p{L}--[a-z]]` are not understood (they are read as another class). ' +
     'Actions follow JavaScript, on a fresh pattern: `test` is `RegExp.prototype.test` (with `y`, anchored at 0); `match` answers every match with `g`, else the first, at most `maxMatches` (`truncated` says more existed), each with its groups and positions; ' +
     '`replace` replaces every match with `g`, else the first, expanding `$$ $& $` + "`" + ` $\' $n $nn $<name>` as GetSubstitution does (for both flavors); ' +
-    '`split` is `String.prototype.split` (ignores `g` and `y`, splices captures in, keeps trailing empty strings, `limit` keeps the first pieces). ' +
+    '`split` is `String.prototype.split` (ignores `g` and `y`, splices captures in, with null for a group that took no part, keeps trailing empty strings, `limit` keeps the first pieces). ' +
+    '`replacement` is required for `replace` and `limit` belongs to `split`: either given to another action is a 400, as are flags RE2 does not take. ' +
     'Positions are UTF-16 code units from 0. An empty match steps on by one code unit, or by one code point with `u`, `v` and for RE2. A pattern without `u` or `v` can match half of a surrogate pair: such a result is listed in `warnings` (JSON writes it as a `\\uD83D` escape). ' +
-    `A pattern that does not compile is a 422 INVALID_INPUT with the engine's message; a result over 16 MiB, or more than ${MAX_SPLIT_PIECES} split pieces, is a 422 LIMIT_EXCEEDED, refused while it is built.`,
+    `A pattern that does not compile is a 422 INVALID_INPUT with the engine's message (\`details.field: "pattern"\`); a result over 16 MiB, or more than ${MAX_SPLIT_PIECES} split pieces, is a 422 LIMIT_EXCEEDED, refused while it is built; ` +
+    `a pattern stopped at the time budget is a 422 LIMIT_EXCEEDED with \`details.reason: "timeout"\`, and one client may have only ${UNTRUSTED_CALLS_PER_CLIENT} calls of regex or jq running at once (429).`,
   input: Type.Object(
     {
       pattern: Type.String({
