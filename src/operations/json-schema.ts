@@ -2,26 +2,17 @@ import type { Ajv as AjvInstance, Options as AjvOptions, ErrorObject } from 'ajv
 import { Type } from 'typebox'
 import { commonJsExports } from '../core/commonjs.ts'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
-import { parseJsonText, setOwn, WarningList, warnOfInexactNumbers } from '../core/json-value.ts'
+import { parseJsonText, WarningList, warnOfInexactNumbers } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { type Draft, INFERRED_FORMATS, type InferenceOptions, inferSchema, META_SCHEMAS } from '../core/schema-inference.ts'
 
 const ACTIONS = ['validate', 'infer'] as const
 const DRAFTS = ['auto', '2020-12', '2019-09', 'draft-07', 'draft-06', 'draft-04'] as const
 const FORMAT_MODES = ['assert', 'ignore'] as const
 const REQUIRED_MODES = ['all', 'none'] as const
-type Draft = Exclude<(typeof DRAFTS)[number], 'auto'>
 type FormatMode = (typeof FORMAT_MODES)[number]
-
-/** The meta-schema URI of each draft, as the draft itself spells it (and as `infer` writes it). */
-const META_SCHEMAS: Record<Draft, string> = {
-  '2020-12': 'https://json-schema.org/draft/2020-12/schema',
-  '2019-09': 'https://json-schema.org/draft/2019-09/schema',
-  'draft-07': 'http://json-schema.org/draft-07/schema#',
-  'draft-06': 'http://json-schema.org/draft-06/schema#',
-  'draft-04': 'http://json-schema.org/draft-04/schema#',
-}
 
 /** The drafts by their `$schema` URI, read with or without the empty fragment and over http or https. */
 const DRAFT_OF_URI = new Map<string, Draft>((Object.entries(META_SCHEMAS) as Array<[Draft, string]>).map(([draft, uri]) => [normalizedUri(uri), draft]))
@@ -29,9 +20,6 @@ const DRAFT_OF_URI = new Map<string, Draft>((Object.entries(META_SCHEMAS) as Arr
 function normalizedUri(uri: string): string {
   return uri.replace(/^https?:\/\//, '').replace(/#$/, '')
 }
-
-/** The formats `infer` may write, each written only when every string sample at that place has it. */
-const INFERRED_FORMATS = ['date-time', 'date', 'time', 'email', 'uri', 'uuid', 'ipv4', 'ipv6'] as const
 
 /** The most errors of a validation listed by default, and at most. */
 const DEFAULT_MAX_ERRORS = 100
@@ -72,8 +60,6 @@ const ajvModules = lazily(async () => {
     draft06Meta: draft06Meta.default,
   }
 })
-
-const formatChecks = lazily(async () => commonJsExports(await import('ajv-formats/dist/formats.js')).fullFormats)
 
 /**
  * Options that make ajv fit schemas from strangers: every error, own properties only (so `required:
@@ -349,107 +335,9 @@ function listErrors(found: ErrorObject[], maxErrors: number, warnings: WarningLi
   return { errors, errorCount: found.length, truncated: errors.length < found.length }
 }
 
-/* Inference: genson's rules. A value adds to the description of its place; the description is written as a schema once all samples are in. */
-
-const SCALAR_TYPES = ['null', 'boolean', 'integer', 'number', 'string'] as const
-
-/** What the samples showed at one place of the document. */
-interface Place {
-  types: Set<string>
-  /** Objects seen here, each key's place, and how many of those objects had the key. */
-  objects: number
-  properties: Map<string, Place>
-  keyCounts: Map<string, number>
-  /** Whether an array was seen, and the place of all their items together (undefined while every array was empty). */
-  items: Place | undefined
-  /** The formats every string seen here has; undefined until the first string. */
-  formats: Set<string> | undefined
-}
-
-const newPlace = (): Place => ({ types: new Set(), objects: 0, properties: new Map(), keyCounts: new Map(), items: undefined, formats: undefined })
-
-type FormatCheck = RegExp | ((text: string) => boolean) | { validate: RegExp | ((text: string) => boolean) }
-
-function hasFormat(check: FormatCheck, text: string): boolean {
-  const test = typeof check === 'object' && 'validate' in check ? check.validate : check
-  return test instanceof RegExp ? test.test(text) : test(text)
-}
-
-/** Depth is bounded by the input's own check (at most MAX_NESTING_DEPTH levels), so the recursion is too. */
-function describe(place: Place, value: unknown, checks: Record<string, FormatCheck> | undefined): void {
-  if (value === null) place.types.add('null')
-  else if (typeof value === 'boolean') place.types.add('boolean')
-  else if (typeof value === 'number') place.types.add(Number.isInteger(value) ? 'integer' : 'number')
-  else if (typeof value === 'string') {
-    place.types.add('string')
-    if (checks) {
-      const candidates = place.formats ?? new Set(INFERRED_FORMATS)
-      for (const format of candidates) if (!hasFormat(checks[format], value)) candidates.delete(format)
-      place.formats = candidates
-    }
-  } else if (Array.isArray(value)) {
-    place.types.add('array')
-    for (const item of value) {
-      place.items ??= newPlace()
-      describe(place.items, item, checks)
-    }
-  } else if (isObject(value)) {
-    place.types.add('object')
-    place.objects++
-    for (const key of Object.keys(value)) {
-      let child = place.properties.get(key)
-      if (child === undefined) {
-        child = newPlace()
-        place.properties.set(key, child)
-      }
-      place.keyCounts.set(key, (place.keyCounts.get(key) ?? 0) + 1)
-      describe(child, value[key], checks)
-    }
-  }
-}
-
-interface InferOptions {
-  required: (typeof REQUIRED_MODES)[number]
+interface InferFields {
+  required: InferenceOptions['required']
   additionalProperties: boolean
-}
-
-function schemaOf(place: Place, options: InferOptions): JsonObject {
-  const types = new Set(place.types)
-  // An integer is a number: 1 and 2.5 at one place make a number, as genson says.
-  if (types.has('number')) types.delete('integer')
-  const simple: string[] = []
-  const branches: JsonObject[] = []
-  for (const type of [...SCALAR_TYPES, 'array', 'object']) {
-    if (!types.has(type)) continue
-    if (type === 'string' && place.formats !== undefined && place.formats.size > 0) {
-      branches.push({ type, format: [...place.formats][0] })
-    } else if (type === 'array' && place.items !== undefined) {
-      branches.push({ type, items: schemaOf(place.items, options) })
-    } else if (type === 'object') {
-      branches.push(objectSchema(place, options))
-    } else simple.push(type)
-  }
-  if (simple.length > 0) branches.unshift({ type: simple.length === 1 ? simple[0] : simple })
-  if (branches.length === 0) return {}
-  return branches.length === 1 ? branches[0] : { anyOf: branches }
-}
-
-function objectSchema(place: Place, options: InferOptions): JsonObject {
-  const schema: JsonObject = { type: 'object' }
-  if (place.properties.size > 0) {
-    const properties: JsonObject = {}
-    for (const [key, child] of place.properties) setOwn(properties, key, schemaOf(child, options))
-    schema.properties = properties
-    if (options.required === 'all') {
-      const required = [...place.keyCounts].filter(([, count]) => count === place.objects).map(([key]) => key)
-      if (required.length > 0) schema.required = required
-    }
-  }
-  if (!options.additionalProperties) schema.additionalProperties = false
-  return schema
-}
-
-interface InferFields extends InferOptions {
   input: unknown
   schema?: unknown
   draft: (typeof DRAFTS)[number]
@@ -468,11 +356,8 @@ async function infer({ input, schema, draft: askedDraft, multipleSamples, detect
     }
     samples = value
   }
-  const checks = detectFormats ? ((await formatChecks()) as unknown as Record<string, FormatCheck>) : undefined
-  const root = newPlace()
-  for (const sample of samples) describe(root, sample, checks)
   const draft: Draft = askedDraft === 'auto' ? '2020-12' : askedDraft
-  const result = { $schema: META_SCHEMAS[draft], ...schemaOf(root, { required, additionalProperties }) }
+  const result = await inferSchema(samples, { draft, required, additionalProperties, formats: detectFormats ? INFERRED_FORMATS : [] })
   return { result, action: 'infer' as const, draft, warnings: warnings.list() }
 }
 
