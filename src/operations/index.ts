@@ -20,6 +20,7 @@ import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
 import { jsonPatch } from './json-patch.ts'
 import { jsonSchema } from './json-schema.ts'
+import { jsonTypes } from './json-types.ts'
 import { jwt } from './jwt.ts'
 import { lines } from './lines.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
@@ -77,6 +78,7 @@ export const typedOperations = [
   jsonEscape,
   jsonPatch,
   jsonSchema,
+  jsonTypes,
   jwt,
   lines,
   loremIpsum,

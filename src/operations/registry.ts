@@ -28,6 +28,7 @@ export const operationLoaders = {
   'json-escape': () => import('./json-escape.ts').then((module) => module.jsonEscape),
   'json-patch': () => import('./json-patch.ts').then((module) => module.jsonPatch),
   'json-schema': () => import('./json-schema.ts').then((module) => module.jsonSchema),
+  'json-types': () => import('./json-types.ts').then((module) => module.jsonTypes),
   jwt: () => import('./jwt.ts').then((module) => module.jwt),
   lines: () => import('./lines.ts').then((module) => module.lines),
   'lorem-ipsum': () => import('./lorem-ipsum.ts').then((module) => module.loremIpsum),
