@@ -310,6 +310,41 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     200,
   ),
   hostile('json-schema const of an object with a valueOf member', 'json-schema', { input: { valueOf: null }, schema: { const: { valueOf: null } } }, 200),
+  hostile('json-types with a sample nested 100,000 deep', 'json-types', { input: deepArray(100_000) }, 422, 'LIMIT_EXCEEDED'),
+  hostile('json-types with JSON text nested 100,000 deep', 'json-types', { input: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }, 422, 'LIMIT_EXCEEDED'),
+  hostile(
+    'json-types of a sample whose $ref names the cloud metadata address: data, never fetched',
+    'json-types',
+    { input: { $ref: 'http://169.254.169.254/latest/meta-data/', next: { $ref: 'file:///etc/passwd' } }, language: 'go' },
+    200,
+  ),
+  hostile(
+    'json-types of keys that are no identifier in any language',
+    'json-types',
+    { input: { '': 1, '1': 2, 'a b': 3, class: 4, __proto__x: 5, 'é€😀': 6 }, language: 'csharp' },
+    200,
+  ),
+  hostile(
+    'json-types of 20,000 records as Swift with its helpers',
+    'json-types',
+    { input: Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `n${i}`, at: null })), language: 'swift', justTypes: false },
+    200,
+  ),
+  hostile('json-types with multipleSamples and no samples', 'json-types', { input: [], multipleSamples: true }, 422, 'INVALID_INPUT'),
+  {
+    ...hostile('json-types with a root name that would inject code', 'json-types', { input: 1, rootName: 'Root{}; evil()' }, 400, 'VALIDATION_ERROR'),
+    field: 'rootName',
+  },
+  {
+    ...hostile(
+      'json-types with a package name that would inject code',
+      'json-types',
+      { input: 1, language: 'go', packageName: 'x\nimport "os"' },
+      400,
+      'VALIDATION_ERROR',
+    ),
+    field: 'packageName',
+  },
   hostile(
     'markdown of one link reference of 400,000 characters used 100,000 times, past the output limit',
     'markdown',

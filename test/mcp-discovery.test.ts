@@ -187,6 +187,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     check: (data) => assert.equal(data.result, false),
   },
   {
+    task: 'generate typescript interfaces from json',
+    operation: 'json-types',
+    arguments: { input: { id: 1, name: 'Ada' } },
+    check: (data) => assert.match(String(data.result), /^export interface Root \{/),
+  },
+  {
     task: 'convert markdown to html',
     operation: 'markdown',
     arguments: { input: '# Hi\n\n*there*' },
