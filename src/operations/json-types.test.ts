@@ -330,8 +330,14 @@ describe('json-types', () => {
     assert.equal((await run({ input: { a: 1 }, language: 'jsonSchema', rootName: 'X', inferEnums: true, inferMaps: false })).warnings.length, 3)
     const scalars = await run({ input: [1, 2] })
     assert.equal(scalars.result, '')
-    assert.match(scalars.warnings[0], /no type named Root is written: the samples hold no JSON object/)
+    assert.match(scalars.warnings[0], /^the typescript output declares no type: quicktype writes the type of a root that is a scalar/)
     assert.deepEqual((await run({ input: [1, 2], language: 'go' })).warnings, [])
+    const map = await run({ input: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])), language: 'java' })
+    assert.match(map.warnings[0], /^the java output declares no type/)
+    // Every language declares the type of an object, and some of a scalar.
+    for (const language of LANGUAGES) assert.deepEqual((await run({ input: { a: [1] }, language })).warnings, [], language)
+    for (const language of ['typescript', 'go', 'rust', 'kotlin']) assert.deepEqual((await run({ input: 1, language })).warnings, [], language)
+    for (const language of ['zod', 'python', 'java', 'csharp', 'swift']) assert.equal((await run({ input: 1, language })).warnings.length, 1, language)
   })
 
   test('refuses what it cannot process, saying why', async () => {

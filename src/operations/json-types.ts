@@ -30,8 +30,8 @@ const PACKAGE_OPTIONS: Partial<Record<Language, string>> = { java: 'package', ko
 /** The languages whose types (and helpers) quicktype can give an integer read from a string of digits. */
 const INTEGER_STRING_LANGUAGES: ReadonlySet<Language> = new Set(['csharp', 'python'])
 
-/** A type alias, as the languages that write one for a root that is no object spell it (TypeScript, Go, Rust, Kotlin). */
-const TYPE_ALIAS = /^(?:pub |export )?(?:type|typealias) \w/m
+/** A declaration of a type, as the ten languages begin one (`export interface`, `pub struct`, `public partial class`, `data class`…). */
+const DECLARATION = /^\s*(?:(?:export|pub|public|partial|data|final) )*(?:interface|type|typealias|class|struct|enum|const) \w/m
 
 const ROOT_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,63}$'
 const PACKAGE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_.]{0,127}$'
@@ -85,17 +85,6 @@ function warnOfUnsafeIntegers(root: unknown, warnings: WarningList): void {
       }
     } else if (value !== null && typeof value === 'object') for (const child of Object.values(value)) pending.push(child)
   }
-}
-
-/** Whether a JSON value is or holds an object. Iterative, like every walk of a value before its depth is known to be bounded. */
-function holdsObject(root: unknown): boolean {
-  const pending: unknown[] = [root]
-  while (pending.length > 0) {
-    const value = pending.pop()
-    if (Array.isArray(value)) for (const item of value) pending.push(item)
-    else if (value !== null && typeof value === 'object') return true
-  }
-  return false
 }
 
 /** Options of the call that change nothing for its language, each with why. */
@@ -191,9 +180,9 @@ async function typesOf(fields: Fields) {
     assertOutputWithinLimit(Buffer.byteLength(result))
   } else {
     result = await generate(samples, fields, language)
-    if (!samples.some(holdsObject) && !TYPE_ALIAS.test(result)) {
+    if (!DECLARATION.test(result)) {
       warnings.add(
-        `no type named ${rootName} is written: the samples hold no JSON object, and quicktype declares ${language} types for objects, writing a scalar or array root only where it is used; put the sample in an object to have its type declared`,
+        `the ${language} output declares no type: quicktype writes the type of a root that is a scalar, an array or a map of no object only where it is used; put the sample in an object to have its type declared`,
       )
     }
   }
@@ -241,7 +230,7 @@ export const jsonTypes = defineOperation({
   description:
     'Writes the types a JSON document has, in one of ten languages, with quicktype: TypeScript interfaces, a Zod schema, Go structs, Rust structs (serde), Python dataclasses (Python 3.10 syntax), Java classes, C# classes, Kotlin data classes, Swift structs, or a JSON Schema. ' +
     '`input` is one sample, a JSON value or its text (a string is read as JSON text, so a string sample is sent as "\\"abc\\""); with `multipleSamples`, `input` is an array whose items are the samples, and every type fits them all: a key missing from some sample is optional, a value that is `null` in some sample is nullable, an integer and a number make a number. ' +
-    '`rootName` names the top-level type, spelled as the language spells type names (`user_record` is `UserRecord`; other names come from the keys); a root that is an array or a map of objects names the type of its items, and a root with no object in it is declared only where the language has type aliases (TypeScript for a scalar, Go, Rust, Kotlin), with a warning elsewhere; `packageName` sets the Java or Kotlin package, the C# namespace or the Go package clause. ' +
+    '`rootName` names the top-level type, spelled as the language spells type names (`user_record` is `UserRecord`; other names come from the keys); a root that is an array or a map of objects names the type of its items, and a root that is a scalar, or an array or map of no object, is declared only where the language has type aliases (a TypeScript scalar, Go, Rust, Kotlin), with a warning when nothing is declared; `packageName` sets the Java or Kotlin package, the C# namespace or the Go package clause. ' +
     '`justTypes` (the default) writes the types alone; false adds the helpers quicktype writes to parse and serialise them (a `Convert` class that checks types at run time in TypeScript, Jackson in Java and Kotlin, System.Text.Json in C#, Codable in Swift, `from_dict`/`to_dict` in Python, marshalling functions in Go, a usage comment in Rust); a Zod schema is its own parser, so `zod` changes nothing. ' +
     'Strings stay strings and every key is a property unless asked: `inferDateTimes` types ISO 8601 strings as dates (not in Rust), `inferIntegerStrings` types strings of digits as integers (C# and Python only), `inferEnums` turns a string property into an enum when its values repeat (at least ten values, fewer distinct ones than their square root), each off by default because code that reads the JSON with a plain parser gets strings; `inferMaps` (on) types an object whose keys look like data (ids, dates) as a map rather than a class of those keys. `allOptional` makes every property optional. ' +
     "`jsonSchema` is the same schema json-schema writes with `action: infer` (2020-12, genson's rules, `required` the keys in every sample): `allOptional` leaves `required` out, `inferDateTimes` writes the date-time, date and time formats, and the other options, which only quicktype's languages use, are ignored with a warning. " +
