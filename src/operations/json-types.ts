@@ -70,8 +70,7 @@ function readSamples(input: unknown, multipleSamples: boolean, warnings: Warning
 
 /**
  * A JSON value sent in the body was read as JavaScript reads it, so an integer beyond 2^53 may
- * already have lost digits: the types are right, but the caller should know. Iterative, since this
- * runs before anything has bounded the value's depth for a recursive walk.
+ * already have lost digits: the types are right, but the caller should know.
  */
 function warnOfUnsafeIntegers(root: unknown, warnings: WarningList): void {
   const pending: unknown[] = [root]
@@ -234,7 +233,7 @@ export const jsonTypes = defineOperation({
     '`justTypes` (the default) writes the types alone; false adds the helpers quicktype writes to parse and serialise them (a `Convert` class that checks types at run time in TypeScript, Jackson in Java and Kotlin, System.Text.Json in C#, Codable in Swift, `from_dict`/`to_dict` in Python, marshalling functions in Go, a usage comment in Rust); a Zod schema is its own parser, so `zod` changes nothing. ' +
     'Strings stay strings and every key is a property unless asked: `inferDateTimes` types ISO 8601 strings as dates (not in Rust), `inferIntegerStrings` types strings of digits as integers (C# and Python only), `inferEnums` turns a string property into an enum when its values repeat (at least ten values, fewer distinct ones than their square root), each off by default because code that reads the JSON with a plain parser gets strings; `inferMaps` (on) types an object whose keys look like data (ids, dates) as a map rather than a class of those keys. `allOptional` makes every property optional. ' +
     "`jsonSchema` is the same schema json-schema writes with `action: infer` (2020-12, genson's rules, `required` the keys in every sample): `allOptional` leaves `required` out, `inferDateTimes` writes the date-time, date and time formats, and the other options, which only quicktype's languages use, are ignored with a warning. " +
-    'Numbers are typed as JavaScript reads JSON: an integer beyond 2^53 is warned of, as a number literal whose text a double cannot hold exactly. A `$ref` in a sample is data, never a reference to fetch. ' +
+    'Numbers are typed as JavaScript reads JSON: an integer beyond 2^53 sent as a JSON value (which may have lost digits on the way in) is warned of, as is a number literal in JSON text that a double cannot hold exactly. A `$ref` in a sample is data, never a reference to fetch. ' +
     `Refused with 422 INVALID_INPUT: JSON text that does not parse (its position, line and column), and with \`multipleSamples\` an input that is not a non-empty array. Refused with 422 LIMIT_EXCEEDED: samples nested deeper than ${MAX_NESTING_DEPTH} levels (checked before quicktype sees them), generated code larger than the 16 MiB output limit, and samples quicktype cannot handle within its stack or the memory a task may use. ` +
     'Every call runs on a worker thread (quicktype is a large library, loaded there on the first call): one that runs past the time budget, which samples of thousands of distinct keys or shapes can (quicktype\'s cost grows faster than their number), is stopped and answered 422 LIMIT_EXCEEDED (`details.reason: "timeout"`), since the same samples would run out again.',
   input: Type.Object(
