@@ -10,6 +10,7 @@ import { compress } from './compress.ts'
 import { cron } from './cron.ts'
 import { csvJson } from './csv-json.ts'
 import { diff } from './diff.ts'
+import { format } from './format.ts'
 import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
@@ -68,6 +69,7 @@ export const typedOperations = [
   cron,
   csvJson,
   diff,
+  format,
   hash,
   hexText,
   hmac,
