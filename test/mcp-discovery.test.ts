@@ -214,6 +214,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
         ['1', '22'],
       ),
   },
+  {
+    task: 'pretty print a minified sql query',
+    operation: 'format',
+    arguments: { input: 'select a, b from t where a = 1', language: 'sql' },
+    check: (data) => assert.equal(data.result, 'select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

@@ -325,6 +325,15 @@ describe('format', () => {
     assert.ok(cpu < 1000, `${cpu} ms`)
   })
 
+  test('a large input still being formatted when its time budget ends is stopped: 422, not 503', async () => {
+    const input = 'SELECT a, b, c FROM t WHERE a = 1 AND (b = 2 OR c = 3);\n'.repeat(8000)
+    await expectRefusal(execute(format, { input, language: 'sql' }, { timeBudgetMs: 300 }), {
+      code: 'LIMIT_EXCEEDED',
+      message: /ran past its 300 ms time budget and was stopped: send less code at once/,
+      details: { reason: 'timeout', limitMs: 300 },
+    })
+  })
+
   test('a large input runs on a worker thread and is formatted there', async () => {
     const input = Array.from({ length: 800 }, (_, i) => `function f${i}(a,b){return a+b*${i}}`).join('\n')
     assert.ok(input.length > OFFLOAD_LENGTH && format.offload!({ input } as never))

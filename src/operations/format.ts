@@ -1,3 +1,4 @@
+/// <reference path="../types/csso-dist.d.ts" />
 import { Type } from 'typebox'
 import { commonJsExports } from '../core/commonjs.ts'
 import { type DevutilsError, invalidInput, isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
@@ -112,7 +113,11 @@ const sqlFormatter = lazily(() => import('sql-formatter'))
 const xmlFormatter = lazily(async () => commonJsExports(await import('xml-formatter')) as unknown as typeof import('xml-formatter').default)
 const xmlValidator = lazily(async () => (await import('fast-xml-parser')).XMLValidator)
 const terser = lazily(() => import('terser'))
-const csso = lazily(async () => commonJsExports(await import('csso')) as unknown as typeof import('csso'))
+/**
+ * csso's prebuilt bundle (with css-tree and its data inside) rather than its modules, which read
+ * their JSON data with a `require` relative to their own files, files a bundle does not carry.
+ */
+const csso = lazily(() => import('csso/dist/csso.esm'))
 const htmlMinifier = lazily(() => import('html-minifier-terser'))
 const graphql = lazily(() => import('graphql'))
 
@@ -786,7 +791,7 @@ export const format = defineOperation({
     '`minify` takes javascript (terser: `compress` rewrites for size, `mangle` shortens local names; top-level names are kept, as a script needs), css (csso, which also merges rules), html (html-minifier-terser: whitespace between block elements removed and elsewhere collapsed, comments removed, inline scripts and styles minified), xml (whitespace between tags removed), json and graphql (graphql-js `stripIgnoredCharacters`, after checking the document parses). ' +
     'The output ends lines with LF. Every field but `input`, `language` and `action` applies to some languages or actions only: set to anything but its default elsewhere it is a 400 naming it, as is `minify` for typescript, scss, less, markdown, yaml or sql. ' +
     `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments, elements, block quotes and lists, YAML collections; scanned before any engine reads it) and an answer past the output limit are a 422 LIMIT_EXCEEDED. ` +
-    `Inputs over ${OFFLOAD_LENGTH / 1024} KiB run on a worker thread within the time budget: Prettier formats about half a megabyte of JavaScript a second, sql-formatter about 150 KB.`,
+    `Inputs over ${OFFLOAD_LENGTH / 1024} KiB run on a worker thread within the time budget, and one still running when it ends is stopped and answered 422 LIMIT_EXCEEDED (\`details.reason: "timeout"\`): Prettier formats about half a megabyte of JavaScript a second, sql-formatter about 150 KB.`,
   input: Type.Object(
     {
       input: Type.String({
@@ -877,6 +882,7 @@ export const format = defineOperation({
     },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  overrun: { advice: 'send less code at once, or format it in parts' },
   async run(fields) {
     const options = fields as Options
     const { input, language, action } = fields
