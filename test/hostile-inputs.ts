@@ -434,6 +434,13 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   ),
   hostile('format of SQL nested 100,000 parentheses deep', 'format', { input: `SELECT ${'('.repeat(100_000)}`, language: 'sql' }, 422, 'LIMIT_EXCEEDED'),
   hostile(
+    'format of SQL of 5,000 nested CASE expressions',
+    'format',
+    { input: `SELECT ${'CASE WHEN a THEN '.repeat(5000)}1${' END'.repeat(5000)}`, language: 'sql' },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
     'format of JavaScript whose every item would be indented 100 levels deep, past the output limit',
     'format',
     { input: `x = ${'['.repeat(99)}${Array.from({ length: 30_000 }, () => '{a:1}').join(',')}${']'.repeat(99)}`, language: 'javascript', indent: 8 },

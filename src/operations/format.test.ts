@@ -194,6 +194,7 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string; field?: str
   { input: { input: `${'- '.repeat(101)}x`, language: 'yaml' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: `{${'a{'.repeat(101)}`, language: 'graphql' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: `SELECT ${'('.repeat(101)}1`, language: 'sql' }, code: 'LIMIT_EXCEEDED' },
+  { input: { input: `SELECT ${'CASE WHEN a THEN '.repeat(101)}1`, language: 'sql' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: '['.repeat(101), language: 'json' }, code: 'LIMIT_EXCEEDED' },
 ]
 
@@ -284,6 +285,7 @@ describe('format', () => {
     assert.equal(scanNesting(many('x = /\\(/.test(y); '), 'javascript', 2).depth, 1)
     assert.equal(scanNesting(`# ${many('{')}\n{ a(b: """${many('(')}""") }`, 'graphql', 2).depth, 2)
     assert.equal(scanNesting(`SELECT '${many('(')}' -- ${many('(')}\n FROM t`, 'sql', 2).depth, 0)
+    assert.equal(scanNesting(many('SELECT CASE WHEN (a) THEN 1 ELSE CASE b WHEN (1) THEN 2 END END; '), 'sql', 2).depth, 3)
     assert.equal(scanNesting(`<a><!-- ${many('<b>')} --><![CDATA[${many('<c>')}]]><b/></a>`, 'xml', 2).depth, 1)
     assert.equal(scanNesting(`\`\`\`\n${many('> ')}\n\`\`\`\n- a\n  - b\n    - c`, 'markdown', 2).depth, 3)
     assert.equal(scanNesting(`a: |\n${many('  - x\n')}b:\n  - [1, {c: 2}]\n`, 'yaml', 2).depth, 4)

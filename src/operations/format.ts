@@ -204,6 +204,8 @@ interface BracketSyntax {
   templates: boolean
   regexLiterals: boolean
   tripleQuotes: boolean
+  /** SQL: `CASE` and `BEGIN` open a level that `END` closes, as a bracket would. */
+  blockWords?: boolean
 }
 
 const SCRIPT_SYNTAX: BracketSyntax = { lineComments: ['//'], blockComments: true, quotes: '\'"', templates: true, regexLiterals: true, tripleQuotes: false }
@@ -214,13 +216,16 @@ const BRACKET_SYNTAX: Partial<Record<Language, BracketSyntax>> = {
   scss: { lineComments: ['//'], blockComments: true, quotes: '\'"', templates: false, regexLiterals: false, tripleQuotes: false },
   less: { lineComments: ['//'], blockComments: true, quotes: '\'"', templates: false, regexLiterals: false, tripleQuotes: false },
   graphql: { lineComments: ['#'], blockComments: false, quotes: '"', templates: false, regexLiterals: false, tripleQuotes: true },
-  sql: { lineComments: ['--'], blockComments: true, quotes: '\'"`', templates: false, regexLiterals: false, tripleQuotes: false },
+  sql: { lineComments: ['--'], blockComments: true, quotes: '\'"`', templates: false, regexLiterals: false, tripleQuotes: false, blockWords: true },
 }
 
 const OPENERS = '([{'
 const CLOSERS = ')]}'
 /** A `${` of a template literal, on the stack of open brackets. */
 const TEMPLATE_HOLE = 0
+/** SQL's `CASE` or `BEGIN`, on the stack of open brackets. */
+const BLOCK_WORD = 1
+const OPENING_WORDS = new Set(['case', 'begin'])
 /** After these a `/` starts a regular expression rather than a division. */
 const BEFORE_REGEX = new Set('(,=:[!&|?{};+-*%<>~^')
 const KEYWORDS_BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof'])
@@ -263,7 +268,7 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
   const open = (kind: number, at: number) => {
     stack.push(kind)
     if (stack.length > depth) depth = stack.length
-    if (stack.length > MAX_NESTING_DEPTH) throw tooDeep(input, language, at, 'brackets')
+    if (stack.length > MAX_NESTING_DEPTH) throw tooDeep(input, language, at, syntax.blockWords ? 'parentheses and CASE or BEGIN … END blocks' : 'brackets')
     predicted += 1 + stack.length * indentWidth
   }
   while (i < n) {
@@ -342,6 +347,14 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
       while (i < n && isWordCode(input.charCodeAt(i))) i++
       lastWord = input.slice(start, i)
       lastSignificant = 'w'
+      if (syntax.blockWords && i - start <= 5) {
+        const word = lastWord.toLowerCase()
+        if (OPENING_WORDS.has(word)) open(BLOCK_WORD, start)
+        else if (word === 'end') {
+          const at = stack.lastIndexOf(BLOCK_WORD)
+          if (at !== -1) stack.length = at
+        }
+      }
       continue
     }
     lastWord = ''
@@ -790,7 +803,7 @@ export const format = defineOperation({
     'JSON with the json operation’s writer, which keeps every literal as written (12345678901234567890 and 1.0 stay). Markdown’s code blocks are kept as written, and YAML’s aliases are printed as aliases, never expanded. ' +
     '`minify` takes javascript (terser: `compress` rewrites for size, `mangle` shortens local names; top-level names are kept, as a script needs), css (csso, which also merges rules), html (html-minifier-terser: whitespace between block elements removed and elsewhere collapsed, comments removed, inline scripts and styles minified), xml (whitespace between tags removed), json and graphql (graphql-js `stripIgnoredCharacters`, after checking the document parses). ' +
     'The output ends lines with LF. Every field but `input`, `language` and `action` applies to some languages or actions only: set to anything but its default elsewhere it is a 400 naming it, as is `minify` for typescript, scss, less, markdown, yaml or sql. ' +
-    `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments, elements, block quotes and lists, YAML collections; scanned before any engine reads it) and an answer past the output limit are a 422 LIMIT_EXCEEDED. ` +
+    `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments, SQL's CASE and BEGIN … END, elements, block quotes and lists, YAML collections; scanned before any engine reads it) and an answer past the output limit are a 422 LIMIT_EXCEEDED. ` +
     `Inputs over ${OFFLOAD_LENGTH / 1024} KiB run on a worker thread within the time budget, and one still running when it ends is stopped and answered 422 LIMIT_EXCEEDED (\`details.reason: "timeout"\`): Prettier formats about half a megabyte of JavaScript a second, sql-formatter about 150 KB.`,
   input: Type.Object(
     {
