@@ -415,6 +415,13 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   { ...hostile('regex re2 with the sticky flag', 'regex', { pattern: 'a', input: 'a', flavor: 're2', flags: 'y' }, 400, 'VALIDATION_ERROR'), field: 'flags' },
   { ...hostile('regex replacement for match', 'regex', { pattern: 'a', input: 'a', replacement: 'b' }, 400, 'VALIDATION_ERROR'), field: 'replacement' },
   hostile('format of JavaScript nested 200,000 brackets deep', 'format', { input: '['.repeat(200_000), language: 'javascript' }, 422, 'LIMIT_EXCEEDED'),
+  hostile(
+    'format of JavaScript of 2,000 nested if statements without braces',
+    'format',
+    { input: `${'if(a)'.repeat(2000)}b;`, language: 'javascript', indent: 8 },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
   hostile('format of XML nested 100,000 elements deep', 'format', { input: '<a>'.repeat(100_000), language: 'xml' }, 422, 'LIMIT_EXCEEDED'),
   hostile(
     'format minifying HTML nested 100,000 divs deep',

@@ -187,6 +187,7 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string; field?: str
   { input: { input: '{"a":1', language: 'json' }, code: 'INVALID_INPUT', line: 1, column: 7 },
   // Nesting past the limit, each language's way.
   { input: { input: '['.repeat(101), language: 'javascript' }, code: 'LIMIT_EXCEEDED' },
+  { input: { input: `${'if (a) '.repeat(101)}b();`, language: 'javascript' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: 'a{'.repeat(101), language: 'scss' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: '<a>'.repeat(101), language: 'xml' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: '<div>'.repeat(101), language: 'html' }, code: 'LIMIT_EXCEEDED' },
@@ -283,6 +284,10 @@ describe('format', () => {
     assert.equal(scanNesting(`t = \`${many('(')}\${ [1] }${many('{')}\``, 'javascript', 2).depth, 2)
     assert.equal(scanNesting(many('x = /[(]/; '), 'javascript', 2).depth, 0)
     assert.equal(scanNesting(many('x = /\\(/.test(y); '), 'javascript', 2).depth, 1)
+    // Statements under if, else, for, while, do and with nest without braces; a semicolon or a block ends the chain.
+    assert.equal(scanNesting(many('if (a) b(); else if (c) d(); else { e() }\n'), 'javascript', 2).depth, 3)
+    assert.equal(scanNesting(`${'if (a) '.repeat(50)}for (;;) while (b) c();`, 'javascript', 2).depth, 53)
+    assert.equal(scanNesting(many('a.if(b); a.for(c);'), 'javascript', 2).depth, 1)
     assert.equal(scanNesting(`# ${many('{')}\n{ a(b: """${many('(')}""") }`, 'graphql', 2).depth, 2)
     assert.equal(scanNesting(`SELECT '${many('(')}' -- ${many('(')}\n FROM t`, 'sql', 2).depth, 0)
     assert.equal(scanNesting(many('SELECT CASE WHEN (a) THEN 1 ELSE CASE b WHEN (1) THEN 2 END END; '), 'sql', 2).depth, 3)

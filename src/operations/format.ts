@@ -206,9 +206,22 @@ interface BracketSyntax {
   tripleQuotes: boolean
   /** SQL: `CASE` and `BEGIN` open a level that `END` closes, as a bracket would. */
   blockWords?: boolean
+  /**
+   * JavaScript: a statement without braces under `if`, `else`, `for`, `while`, `do` or `with` is one
+   * level deeper (`if (a) if (b) c;`), up to the `;`, `{` or `}` that ends the chain.
+   */
+  statementWords?: boolean
 }
 
-const SCRIPT_SYNTAX: BracketSyntax = { lineComments: ['//'], blockComments: true, quotes: '\'"', templates: true, regexLiterals: true, tripleQuotes: false }
+const SCRIPT_SYNTAX: BracketSyntax = {
+  lineComments: ['//'],
+  blockComments: true,
+  quotes: '\'"',
+  templates: true,
+  regexLiterals: true,
+  tripleQuotes: false,
+  statementWords: true,
+}
 const BRACKET_SYNTAX: Partial<Record<Language, BracketSyntax>> = {
   javascript: SCRIPT_SYNTAX,
   typescript: SCRIPT_SYNTAX,
@@ -226,6 +239,7 @@ const TEMPLATE_HOLE = 0
 /** SQL's `CASE` or `BEGIN`, on the stack of open brackets. */
 const BLOCK_WORD = 1
 const OPENING_WORDS = new Set(['case', 'begin'])
+const STATEMENT_WORDS = new Set(['if', 'else', 'for', 'while', 'do', 'with'])
 /** After these a `/` starts a regular expression rather than a division. */
 const BEFORE_REGEX = new Set('(,=:[!&|?{};+-*%<>~^')
 const KEYWORDS_BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof'])
@@ -244,6 +258,13 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
   let lastSignificant = ''
   let lastWord = ''
   let inTemplate = false
+  // The statement headers chained at each bracket level, and their sum.
+  const chains: number[] = [0]
+  let chained = 0
+  const endChain = (level: number) => {
+    chained -= chains[level] ?? 0
+    chains[level] = 0
+  }
   let i = 0
   const n = input.length
   const skipTemplate = () => {
@@ -265,11 +286,23 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
       } else i++
     }
   }
+  const what = syntax.blockWords ? 'parentheses and CASE or BEGIN … END blocks' : syntax.statementWords ? 'brackets and statements' : 'brackets'
+  const deeper = (at: number) => {
+    const level = stack.length + chained
+    if (level > depth) depth = level
+    if (level > MAX_NESTING_DEPTH) throw tooDeep(input, language, at, what)
+    predicted += 1 + level * indentWidth
+  }
   const open = (kind: number, at: number) => {
     stack.push(kind)
-    if (stack.length > depth) depth = stack.length
-    if (stack.length > MAX_NESTING_DEPTH) throw tooDeep(input, language, at, syntax.blockWords ? 'parentheses and CASE or BEGIN … END blocks' : 'brackets')
-    predicted += 1 + stack.length * indentWidth
+    chains[stack.length] = 0
+    deeper(at)
+  }
+  /** Closes the brackets from `level` up, with the statement chains inside them. */
+  const closeTo = (level: number) => {
+    for (let k = level + 1; k < chains.length; k++) chained -= chains[k]
+    chains.length = level + 1
+    stack.length = level
   }
   while (i < n) {
     if (inTemplate) {
@@ -346,13 +379,18 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
       const start = i
       while (i < n && isWordCode(input.charCodeAt(i))) i++
       lastWord = input.slice(start, i)
+      if (syntax.statementWords && lastSignificant !== '.' && STATEMENT_WORDS.has(lastWord)) {
+        chains[stack.length]++
+        chained++
+        deeper(start)
+      }
       lastSignificant = 'w'
       if (syntax.blockWords && i - start <= 5) {
         const word = lastWord.toLowerCase()
         if (OPENING_WORDS.has(word)) open(BLOCK_WORD, start)
         else if (word === 'end') {
           const at = stack.lastIndexOf(BLOCK_WORD)
-          if (at !== -1) stack.length = at
+          if (at !== -1) closeTo(at)
         }
       }
       continue
@@ -362,6 +400,8 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
     i++
     const opener = OPENERS.indexOf(char)
     if (opener !== -1) {
+      // A block ends the chain of headers before it: its braces are the level they add.
+      if (code === 0x7b) endChain(stack.length)
       open(code, i - 1)
       continue
     }
@@ -371,12 +411,16 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
       const at = stack.lastIndexOf(wanted)
       const hole = code === 0x7d ? stack.lastIndexOf(TEMPLATE_HOLE) : -1
       if (hole > at) {
-        stack.length = hole
+        closeTo(hole)
         inTemplate = true
-      } else if (at !== -1) stack.length = at
+      } else if (at !== -1) {
+        closeTo(at)
+        if (code === 0x7d) endChain(at)
+      }
       continue
     }
-    if (char === ',' || char === ';') predicted += 1 + stack.length * indentWidth
+    if (char === ';') endChain(stack.length)
+    if (char === ',' || char === ';') predicted += 1 + (stack.length + chained) * indentWidth
   }
   return { depth, predictedLength: predicted }
 }
