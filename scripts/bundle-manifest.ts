@@ -25,16 +25,30 @@ export interface BundledPackage {
 }
 
 /**
- * One package per folder under node_modules that an input of the bundle lives in, sorted by folder.
- * A package nested in another's node_modules is a package of its own.
+ * Files that are a package's own prebuilt bundle, each with the packages whose code it holds:
+ * esbuild reads one file and names one package, so these are added beside it, as the copies
+ * installed beside it (those it was built from). csso's modules read their data with a `require`
+ * beside their own files, which a bundle does not carry, so the build takes its prebuilt file,
+ * which holds css-tree and css-tree's mdn-data.
+ */
+export const PREBUILT_BUNDLES: Readonly<Record<string, readonly string[]>> = {
+  'csso/dist/csso.esm.js': ['css-tree', 'mdn-data'],
+}
+
+/**
+ * One package per folder under node_modules that an input of the bundle lives in, sorted by folder,
+ * with those a prebuilt input holds. A package nested in another's node_modules is a package of its own.
  */
 export function bundledPackages(root: string, metafile: Metafile): BundledPackage[] {
   const dirs = new Set<string>()
   // An input esbuild read but left no code of (all of it shaken out) is not shipped.
   for (const output of Object.values(metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input)
-      if (match && bytesInOutput > 0) dirs.add(match[1])
+      const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(input)
+      if (!match || bytesInOutput === 0) continue
+      const [, modules, name, file] = match
+      dirs.add(modules + name)
+      for (const held of PREBUILT_BUNDLES[`${name}/${file}`] ?? []) dirs.add(modules + held)
     }
   }
   return [...dirs].sort().map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as PackageManifest }))
