@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { build, version as esbuildVersion } from 'esbuild'
+import { JQ_DIST_FOLDER, patchJqJs } from '../src/core/jq-engine.ts'
 import { buildApp } from '../src/http/app.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
@@ -44,6 +45,20 @@ rmSync(outdir, { recursive: true, force: true })
 const result = await build(serviceBundle({ root, outdir, version: packageJson.version }))
 
 cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })
+copyJq(join(outdir, JQ_DIST_FOLDER))
+
+/**
+ * jq-web's files beside the bundle, which the jq operation loads by path (src/core/jq-engine.ts):
+ * its `jq.js` with the edits that bound its output and export its factory (the build fails if
+ * jq-web's text has changed under them), its `jq.wasm` as it is, and its licence.
+ */
+function copyJq(folder: string) {
+  const from = join(root, 'node_modules', 'jq-web')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'jq.js'), patchJqJs(readFileSync(join(from, 'jq.js'), 'utf8')))
+  cpSync(join(from, 'jq.wasm'), join(folder, 'jq.wasm'))
+  cpSync(join(from, 'LICENSE'), join(folder, 'LICENSE'))
+}
 // The typed client (`devutils/client`) is built apart: no Node built-ins, no require banner, no chunk
 // shared with the server, so that browsers and other runtimes load it as it is.
 await build({
@@ -92,7 +107,9 @@ function thirdPartyLicenses(bundled: BundledPackage[]): string {
     const text = licenceFile ? readFileSync(join(root, dir, licenceFile), 'utf8').trim() : `License: ${manifest.license ?? 'unknown'}`
     return `${manifest.name} ${manifest.version}\n\n${text}\n`
   })
-  const assets = `${SWAGGER_UI_ASSETS.to}/ holds Swagger UI's files (Swagger UI is under the Apache License 2.0), as @fastify/swagger-ui ships them.\n`
+  const assets =
+    `${SWAGGER_UI_ASSETS.to}/ holds Swagger UI's files (Swagger UI is under the Apache License 2.0), as @fastify/swagger-ui ships them.\n` +
+    `${JQ_DIST_FOLDER}/ holds jq-web's jq.js (edited) and jq.wasm (jq and Oniguruma built to WebAssembly), with their licences in ${JQ_DIST_FOLDER}/LICENSE.\n`
   return `devutils ${packageJson.version} bundles the following packages.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}\n${'-'.repeat(72)}\n\n${assets}`
 }
 
@@ -106,10 +123,17 @@ function sbom(bundled: BundledPackage[]) {
   return cycloneDxSbom({
     packageJson,
     bundled: bundled.map(({ manifest }) => manifest),
-    files: [{ name: 'swagger-ui-dist', version: swaggerUi, license: 'Apache-2.0', shippedAs: 'files' }],
+    files: [
+      { name: 'swagger-ui-dist', version: swaggerUi, license: 'Apache-2.0', shippedAs: 'files' },
+      { name: 'jq-web', version: jqWebVersion(), license: 'ISC', shippedAs: 'files' },
+    ],
     dependencies: installedDependencies(JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))),
     tools: [{ name: 'esbuild', version: esbuildVersion }],
   })
+}
+
+function jqWebVersion(): string {
+  return (JSON.parse(readFileSync(join(root, 'node_modules', 'jq-web', 'package.json'), 'utf8')) as { version: string }).version
 }
 
 if (!existsSync(join(dirname(outdir), 'dist', 'worker.js'))) throw new Error('the build wrote no dist/worker.js')

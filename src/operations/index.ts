@@ -17,6 +17,7 @@ import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
 import { id } from './id.ts'
 import { ipAddress } from './ip-address.ts'
+import { jq } from './jq.ts'
 import { json } from './json.ts'
 import { jsonEscape } from './json-escape.ts'
 import { jsonPatch } from './json-patch.ts'
@@ -76,6 +77,7 @@ export const typedOperations = [
   htmlEntity,
   id,
   ipAddress,
+  jq,
   json,
   jsonEscape,
   jsonPatch,

@@ -25,6 +25,7 @@ export const operationLoaders = {
   'html-entity': () => import('./html-entity.ts').then((module) => module.htmlEntity),
   id: () => import('./id.ts').then((module) => module.id),
   'ip-address': () => import('./ip-address.ts').then((module) => module.ipAddress),
+  jq: () => import('./jq.ts').then((module) => module.jq),
   json: () => import('./json.ts').then((module) => module.json),
   'json-escape': () => import('./json-escape.ts').then((module) => module.jsonEscape),
   'json-patch': () => import('./json-patch.ts').then((module) => module.jsonPatch),
