@@ -13,19 +13,20 @@ export const JQ_VERSION = '1.7.1'
  */
 const JQ_JS_EDITS: ReadonlyArray<{ why: string; find: string; replace: string }> = [
   {
-    why: 'stdout goes to a bounded collector, not to an array of one number per byte that grows until the process aborts',
-    find: 'if (c) outBuffer.push(c)',
-    replace: "if (c != null) Module['stdoutByte'](c)",
+    why: 'stdout goes to a bounded collector, not to an array of one number per byte that grows until the process aborts (and a NUL byte is a byte)',
+    find: '        function output(c) {\n          if (c) outBuffer.push(c)\n        },',
+    replace: "        Object.assign(function output(c) { Module['stdoutBytes'](new Uint8Array([c])) }, { bytes: (bytes) => Module['stdoutBytes'](bytes) }),",
   },
   {
-    why: 'a collector that stops jq (past the output limits) must end the call, not become a write error jq carries on after',
-    find: 'output(buffer[offset+i]);\n              } catch (e) {\n',
-    replace: 'output(buffer[offset+i]);\n              } catch (e) {\n                if (e && e.stopsJq) throw e;\n',
+    why: 'stderr likewise (debug and stderr can write without end)',
+    find: '        function error(c) {\n          if (c) errBuffer.push(c)\n        }',
+    replace: "        Object.assign(function error(c) { Module['stderrBytes'](new Uint8Array([c])) }, { bytes: (bytes) => Module['stderrBytes'](bytes) })",
   },
   {
-    why: 'stderr likewise (debug and stderr can write without end); a NUL byte is a byte, not the end of the text',
-    find: 'if (c) errBuffer.push(c)',
-    replace: "if (c != null) Module['stderrByte'](c)",
+    why: 'a device write hands the collector its bytes at once rather than one call per byte, and a collector that stops jq (past the output limits) ends the call rather than becoming a write error jq carries on after',
+    find: '          write(stream, buffer, offset, length, pos) {\n            for (var i = 0; i < length; i++) {\n              try {\n                output(buffer[offset+i]);',
+    replace:
+      '          write(stream, buffer, offset, length, pos) {\n            if (output.bytes) {\n              output.bytes(new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length));\n              return length;\n            }\n            for (var i = 0; i < length; i++) {\n              try {\n                output(buffer[offset+i]);',
   },
   {
     why: "what jq writes to stderr on success (debug, stderr) is the caller's, never the service's log",
@@ -108,8 +109,8 @@ interface JqModuleOptions {
   thisProgram: string
   print(text: string): void
   printErr(text: string): void
-  stdoutByte(byte: number): void
-  stderrByte(byte: number): void
+  stdoutBytes(bytes: Uint8Array): void
+  stderrBytes(bytes: Uint8Array): void
   instantiateWasm(imports: object, receive: (instance: WasmInstance, module: WasmModule) => void): WasmInstance['exports']
 }
 interface JqModule {
@@ -158,7 +159,9 @@ function installMemoryCap() {
   }
 }
 
-/** A growable byte buffer that refuses to grow past `limit`. */
+const decoder = new TextDecoder()
+
+/** A growable byte buffer that takes at most `limit` bytes, counting line feeds; `onFull` hears of the first byte refused. */
 class Bytes {
   bytes = new Uint8Array(4096)
   length = 0
@@ -167,27 +170,46 @@ class Bytes {
     private readonly limit: number,
     private readonly onFull: () => void,
   ) {}
-  push(byte: number) {
-    if (this.length === this.bytes.length) {
-      if (this.length >= this.limit) {
-        this.onFull()
-        return
-      }
-      const larger = new Uint8Array(Math.min(this.limit, this.length * 2))
-      larger.set(this.bytes)
+  append(chunk: Uint8Array) {
+    const taken = chunk.length > this.limit - this.length ? chunk.subarray(0, this.limit - this.length) : chunk
+    if (this.length + taken.length > this.bytes.length) {
+      const larger = new Uint8Array(Math.min(this.limit, Math.max(this.bytes.length * 2, this.length + taken.length)))
+      larger.set(this.view())
       this.bytes = larger
     }
-    this.bytes[this.length++] = byte
-    if (byte === 0x0a) this.newlines++
+    this.bytes.set(taken, this.length)
+    this.length += taken.length
+    for (let at = taken.indexOf(0x0a); at !== -1; at = taken.indexOf(0x0a, at + 1)) this.newlines++
+    if (taken.length < chunk.length) this.onFull()
   }
   view(): Uint8Array {
     return this.bytes.subarray(0, this.length)
   }
 }
 
+/** The last `limit` bytes or so of what was written: where jq's error message is, after any debug output. */
+class Tail {
+  private chunks: Uint8Array[] = []
+  private length = 0
+  constructor(private readonly limit: number) {}
+  append(chunk: Uint8Array) {
+    this.chunks.push(chunk.slice(-this.limit))
+    this.length += Math.min(chunk.length, this.limit)
+    while (this.length - this.chunks[0].length >= this.limit) this.length -= this.chunks.shift()!.length
+  }
+  text(): string {
+    const bytes = new Uint8Array(this.length)
+    let at = 0
+    for (const chunk of this.chunks) {
+      bytes.set(chunk, at)
+      at += chunk.length
+    }
+    return decoder.decode(bytes)
+  }
+}
+
 /** Thrown from inside jq's output to stop it: jq cannot catch a JavaScript exception, so it unwinds the whole call. */
 class OutputStop extends Error {
-  readonly stopsJq = true
   constructor(readonly reason: 'outputBytes' | 'outputs') {
     super('jq output stopped')
   }
@@ -200,7 +222,7 @@ export interface JqRunOptions {
   flags: string[]
   maxOutputBytes: number
   maxOutputs: number
-  /** stderr is kept up to this many bytes, the last ones. */
+  /** stderr is kept up to about this many bytes, the last ones. */
   maxErrorBytes?: number
 }
 
@@ -214,8 +236,6 @@ export type JqRunResult =
   /** The instance stopped abnormally (an out-of-bounds access, an abort). */
   | { kind: 'aborted'; message: string; outputs: number }
 
-const decoder = new TextDecoder()
-
 /**
  * Runs jq once, on a fresh WebAssembly instance: a value nested deep enough corrupts an instance
  * for good, and jq's known memory-safety bugs stay inside the instance thrown away with it.
@@ -223,23 +243,26 @@ const decoder = new TextDecoder()
 export async function runJq({ filter, input, flags, maxOutputBytes, maxOutputs, maxErrorBytes = 64 * 1024 }: JqRunOptions): Promise<JqRunResult> {
   const { factory, wasm } = engine()
   let stop: OutputStop | undefined
+  const stopped = (reason: OutputStop['reason']) => {
+    stop = new OutputStop(reason)
+    return stop
+  }
   const stdout = new Bytes(maxOutputBytes, () => {
-    throw (stop = new OutputStop('outputBytes'))
+    throw stopped('outputBytes')
   })
-  let stderr: number[] = []
+  const stderr = new Tail(maxErrorBytes)
   let memory: WasmMemory | undefined
   const module = await factory({
     // What `$ENV._` and the messages name, instead of the server's own script.
     thisProgram: 'jq',
     print() {},
     printErr() {},
-    stdoutByte(byte) {
-      stdout.push(byte)
-      if (byte === 0x0a && stdout.newlines > maxOutputs) throw (stop = new OutputStop('outputs'))
+    stdoutBytes(bytes) {
+      stdout.append(bytes)
+      if (stdout.newlines > maxOutputs) throw stopped('outputs')
     },
-    stderrByte(byte) {
-      stderr.push(byte)
-      if (stderr.length > 2 * maxErrorBytes) stderr = stderr.slice(-maxErrorBytes)
+    stderrBytes(bytes) {
+      stderr.append(bytes)
     },
     instantiateWasm(imports, receive) {
       const instance = new WebAssembly.Instance(wasm, imports)
@@ -254,14 +277,14 @@ export async function runJq({ filter, input, flags, maxOutputBytes, maxOutputs, 
   try {
     module.raw(input, filter, flags)
     if (stop !== undefined) return { kind: 'stopped', reason: stop.reason, outputs: Math.min(stdout.newlines, maxOutputs) }
-    return { kind: 'exit', exitCode: 0, stdout: stdout.view(), outputs: stdout.newlines, stderr: decoder.decode(new Uint8Array(stderr)) }
+    return { kind: 'exit', exitCode: 0, stdout: stdout.view(), outputs: stdout.newlines, stderr: stderr.text() }
   } catch (error) {
     const outputs = Math.min(stdout.newlines, maxOutputs)
     if (stop !== undefined) return { kind: 'stopped', reason: stop.reason, outputs }
     if (memory !== undefined && refused.has(memory)) return { kind: 'memory', outputs }
     const exitCode = (error as { exitCode?: unknown }).exitCode
     if (typeof exitCode === 'number') {
-      return { kind: 'exit', exitCode, stdout: stdout.view(), outputs: stdout.newlines, stderr: decoder.decode(new Uint8Array(stderr)) }
+      return { kind: 'exit', exitCode, stdout: stdout.view(), outputs: stdout.newlines, stderr: stderr.text() }
     }
     return { kind: 'aborted', message: error instanceof Error ? error.message : String(error), outputs }
   } finally {

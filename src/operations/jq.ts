@@ -61,7 +61,7 @@ export const jq = defineOperation({
     'Each call gets a fresh jq: nothing is shared between calls, there is no file system (modules, `import` and `include`, find nothing) and `$ENV` holds no variable of the server. ' +
     `A filter that does not compile, an \`import\` or \`include\`, an error at run time (\`error\`, a type error; \`details.outputs\` counts the outputs written before jq stopped), \`halt_error\`, and input that is not JSON are a 422 INVALID_INPUT whose \`details.kind\` is one of ${JQ_ERROR_KINDS.map((kind) => `\`${kind}\``).join(', ')}, with jq's own message and, where jq gives them, the line and column. ` +
     `Input nested deeper than ${MAX_NESTING_DEPTH} levels, more than ${MAX_OUTPUTS.toLocaleString('en')} outputs, more than ${OUTPUT_LIMIT_MIB} MiB of output, more than ${MEMORY_LIMIT_MB} MB of memory, and a jq that stops abnormally (values nested thousands deep do that) are a 422 LIMIT_EXCEEDED whose \`details.reason\` says which (${JQ_LIMIT_REASONS.map((reason) => `\`${reason}\``).join(', ')}). ` +
-    'Every call runs on a worker thread, which is stopped when the filter runs past its time budget (`repeat(1)`, `last(range(1e12))`).',
+    "Every call runs on a worker thread; a filter still running past its time budget (JQ_TIME_BUDGET_MS, within the call's own; `last(range(1e12))`, `repeat(1) | empty`) is stopped, a 422 LIMIT_EXCEEDED with `details.reason` `timeout`. One client may have two jq or regex calls in flight at once (more is a 429).",
   input: Type.Object(
     {
       filter: Type.String({
@@ -87,7 +87,8 @@ export const jq = defineOperation({
         Type.Record(Type.String(), Type.String(), {
           maxProperties: MAX_VARIABLES,
           propertyNames: { pattern: VARIABLE_NAME },
-          description: 'String variables, as `--arg name value` defines them: {"name": "Ada"} makes `$name` the string "Ada". Names are letters, digits and _, not starting with a digit.',
+          description:
+            'String variables, as `--arg name value` defines them: {"name": "Ada"} makes `$name` the string "Ada". Names are letters, digits and _, not starting with a digit.',
         }),
       ),
       jsonArgs: Type.Optional(
@@ -136,12 +137,23 @@ export const jq = defineOperation({
     },
     {
       summary: 'Variables, and a stream of inputs slurped into one array; big numbers kept as written',
-      input: { filter: 'map(select(.id > $min)) | {count: length, ids: map(.id)}', input: '{"id": 7} {"id": 100000000000000000001}', slurp: true, jsonArgs: { min: 10 }, output: 'text' },
+      input: {
+        filter: 'map(select(.id > $min)) | {count: length, ids: map(.id)}',
+        input: '{"id": 7} {"id": 100000000000000000001}',
+        slurp: true,
+        jsonArgs: { min: 10 },
+        output: 'text',
+      },
       output: { result: '{"count":1,"ids":[100000000000000000001]}', count: 1, jqVersion: JQ_VERSION },
     },
   ],
   // Untrusted programs: only a worker thread can be stopped when one loops for ever.
   offload: () => true,
+  overrun: {
+    advice:
+      'a filter that loops for ever (repeat, range with no end, recursion without a base case) or does too much work; bound it with limit, first or a smaller input',
+    budget: 'jqTimeBudgetMs',
+  },
   run: async ({ filter, input, nullInput, slurp, args = {}, jsonArgs = {}, output, sortKeys }) => {
     const flags = ['-c']
     if (nullInput) flags.push('-n')
@@ -262,8 +274,11 @@ function exitError(exitCode: number, stderr: string, outputs: number) {
       .filter((line) => line !== '' && !COMPILE_ERROR_COUNT.test(line))
       .map((line) => line.replace(/^jq: error: /, '').replace(' (Unix shell quoting issues?)', ''))
       .join('\n')
-    if (/^module not found: /m.test(message)) {
-      return invalidInput('jq modules (import, include) are not available: the service has no module files', { kind: 'module', message: shortened(message) })
+    if (/modul/i.test(message)) {
+      return invalidInput(`jq modules (import, include) are not available, as there are no module files: ${shortened(message)}`, {
+        kind: 'module',
+        message: shortened(message),
+      })
     }
     const line = /, line (\d+):/.exec(message)
     return invalidInput(`The filter does not compile: ${shortened(message)}`, {
@@ -296,10 +311,13 @@ function exitError(exitCode: number, stderr: string, outputs: number) {
     })
   }
   const message = stderr.replace(/\n$/, '')
-  return invalidInput(`The filter stopped with halt_error (exit status ${exitCode}) after ${plural(outputs, 'output')}${message ? `: ${shortened(message)}` : ''}`, {
-    kind: 'halt',
-    exitCode,
-    message: shortened(message),
-    outputs,
-  })
+  return invalidInput(
+    `The filter stopped with halt_error (exit status ${exitCode}) after ${plural(outputs, 'output')}${message ? `: ${shortened(message)}` : ''}`,
+    {
+      kind: 'halt',
+      exitCode,
+      message: shortened(message),
+      outputs,
+    },
+  )
 }
