@@ -199,7 +199,7 @@ describe('jq', () => {
       code: 'LIMIT_EXCEEDED',
       details: { reason: 'outputSize', limit: OUTPUT_LIMIT_BYTES, outputs: 15 },
     })
-    await expectRefusal(run({ filter: '"x" * 300000000 | length' }), { code: 'LIMIT_EXCEEDED', details: { reason: 'memory', memoryLimitMb: 256 } })
+    await expectRefusal(run({ filter: '"x" * 300000000 | length' }), { code: 'LIMIT_EXCEEDED', details: { reason: 'memory', limitMb: 256 } })
     assert.deepEqual([...JQ_LIMIT_REASONS].sort(), ['aborted', 'depth', 'memory', 'outputSize', 'outputs'])
   })
 

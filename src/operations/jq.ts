@@ -249,7 +249,7 @@ function errorOf(outcome: JqRunResult) {
     case 'memory':
       return limitExceeded(`The filter needed more than the ${MEMORY_LIMIT_MB} MB of memory jq may use and was stopped`, {
         reason: 'memory',
-        memoryLimitMb: MEMORY_LIMIT_MB,
+        limitMb: MEMORY_LIMIT_MB,
         outputs: outcome.outputs,
       })
     case 'aborted':
