@@ -220,6 +220,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: 'select a, b from t where a = 1', language: 'sql' },
     check: (data) => assert.equal(data.result, 'select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1'),
   },
+  {
+    task: 'reshape json with a jq filter',
+    operation: 'jq',
+    arguments: { filter: '.users | map(.name)', input: '{"users":[{"name":"Ada"},{"name":"Linus"}]}' },
+    check: (data) => assert.deepEqual(data.result, [['Ada', 'Linus']]),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
