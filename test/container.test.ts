@@ -88,6 +88,14 @@ describe('the container image', { skip, timeout: 600_000 }, () => {
       body: JSON.stringify({ input: yaml }),
     })
     assert.equal(heavy.status, 200)
+    // jq, always on the worker thread, loads the build's copy of jq-web's files.
+    const jq = await fetch(`${url}/api/v1/jq`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ filter: '.a + 1', input: '{"a": 41}' }),
+    })
+    assert.equal(jq.status, 200)
+    assert.deepEqual(((await jq.json()) as { data: { result: unknown[] } }).data.result, [42])
   })
 
   test('SIGTERM to the container answers the request in flight, then the container exits 0', async () => {

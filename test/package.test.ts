@@ -36,6 +36,9 @@ describe('the package: npm pack, installed into an empty folder with its product
       'dist/server.js',
       'dist/worker.js',
       'dist/THIRD-PARTY-LICENSES.txt',
+      'dist/jq/jq.js',
+      'dist/jq/jq.wasm',
+      'dist/jq/LICENSE',
       'dist/client.js',
       'dist/types/client/index.d.ts',
       'README.md',
@@ -57,7 +60,7 @@ describe('the package: npm pack, installed into an empty folder with its product
     assert.equal((await npx(folder, ['--version'])).stdout, `${version}\n`)
   })
 
-  test('npx devutils serve answers /health with the version and an operation, and stops on SIGTERM', async () => {
+  test('npx devutils serve answers /health with the version and operations (jq among them), and stops on SIGTERM', async () => {
     const port = await freePort()
     // In a process group of its own, signalled as a terminal's Ctrl-C signals one: npx and the shell it
     // starts do not pass a signal on to the server.
@@ -74,6 +77,14 @@ describe('the package: npm pack, installed into an empty folder with its product
       assert.equal(answer.status, 200)
       assert.equal(((await answer.json()) as { data: { result: Record<string, number> } }).data.result.key199, 199)
       assert.equal((await fetch(`http://127.0.0.1:${port}/docs/`)).status, 200)
+      // jq runs on the worker thread always, from the build's copy of jq-web's files.
+      const jq = await fetch(`http://127.0.0.1:${port}/api/v1/jq`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ filter: '.a + 1', input: '{"a": 41}' }),
+      })
+      assert.equal(jq.status, 200)
+      assert.deepEqual(((await jq.json()) as { data: { result: unknown[] } }).data.result, [42])
     } finally {
       const outputClosed = once(server.child.stdout!, 'close')
       process.kill(-server.child.pid!, 'SIGTERM')
