@@ -153,11 +153,14 @@ describe('jq', () => {
     await expectRefusal(run({ filter: 'import "a" as a; .' }), { code: 'INVALID_INPUT', message: /modules/, details: { kind: 'module' } })
     await expectRefusal(run({ filter: '.[] | if . == 3 then error("three") else . end', input: '[1,2,3,4]' }), {
       code: 'INVALID_INPUT',
-      message: /^The filter failed after 2 outputs: three$/,
+      message: /^The filter failed at run time: three$/,
       details: { kind: 'runtime', message: 'three', outputs: 2 },
     })
     await expectRefusal(run({ filter: '.a', input: '1' }), { details: { kind: 'runtime', message: 'Cannot index number with string "a"', outputs: 0 } })
     await expectRefusal(run({ filter: 'error({"a": 1})' }), { details: { kind: 'runtime', message: '{"a":1}' } })
+    await expectRefusal(run({ filter: 'if . == 2 then error("two") else . end', input: '1 2 3 {' }), {
+      details: { kind: 'runtime', message: 'two', outputs: 2 },
+    })
     await expectRefusal(run({ filter: '"bye\\n" | halt_error(1)' }), { code: 'INVALID_INPUT', details: { kind: 'halt', exitCode: 1, message: 'bye' } })
     await expectRefusal(run({ filter: '.', input: '1 2 {"a": tru}' }), {
       code: 'INVALID_INPUT',

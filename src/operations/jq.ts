@@ -59,7 +59,7 @@ export const jq = defineOperation({
     '`args` defines string variables (`--arg name value`: `$name`), `jsonArgs` JSON ones (`--argjson`; a string is read as JSON text), at most 100 together, with names as jq writes them. ' +
     '`output: values` answers every output as a JSON value in `result` (an array; numbers as JavaScript reads them), `text` as jq prints them, one compact JSON text per line with every digit kept, `raw` the same with strings unquoted (`-r`); lines are separated by a line feed, with none after the last. ' +
     'Each call gets a fresh jq: nothing is shared between calls, there is no file system (modules, `import` and `include`, find nothing) and `$ENV` holds no variable of the server. ' +
-    `A filter that does not compile, an \`import\` or \`include\`, an error at run time (\`error\`, a type error; \`details.outputs\` counts the outputs written before jq stopped), \`halt_error\`, and input that is not JSON are a 422 INVALID_INPUT whose \`details.kind\` is one of ${JQ_ERROR_KINDS.map((kind) => `\`${kind}\``).join(', ')}, with jq's own message and, where jq gives them, the line and column. ` +
+    `A filter that does not compile, an \`import\` or \`include\`, an error at run time (\`error\`, a type error), \`halt_error\`, and input that is not JSON are a 422 INVALID_INPUT whose \`details.kind\` is one of ${JQ_ERROR_KINDS.map((kind) => `\`${kind}\``).join(', ')}, with jq's own message, where jq gives them the line and column, and \`details.outputs\`, the outputs jq wrote (before the error; for a stream, jq goes on with the next input after one). ` +
     `Input nested deeper than ${MAX_NESTING_DEPTH} levels, more than ${MAX_OUTPUTS.toLocaleString('en')} outputs, more than ${OUTPUT_LIMIT_MIB} MiB of output, more than ${MEMORY_LIMIT_MB} MB of memory, and a jq that stops abnormally (values nested thousands deep do that) are a 422 LIMIT_EXCEEDED whose \`details.reason\` says which (${JQ_LIMIT_REASONS.map((reason) => `\`${reason}\``).join(', ')}). ` +
     "Every call runs on a worker thread; a filter still running past its time budget (JQ_TIME_BUDGET_MS, within the call's own; `last(range(1e12))`, `repeat(1) | empty`) is stopped, a 422 LIMIT_EXCEEDED with `details.reason` `timeout`. One client may have two jq or regex calls in flight at once (more is a 429).",
   input: Type.Object(
@@ -287,8 +287,10 @@ function exitError(exitCode: number, stderr: string, outputs: number) {
       ...(line ? { line: Number(line[1]) } : {}),
     })
   }
+  // jq goes on with the next input of a stream after an error: the first error is the one told.
   const parse = PARSE_ERROR.exec(stderr)
-  if (parse) {
+  const runtime = RUNTIME_ERROR.exec(stderr)
+  if (parse && (!runtime || parse.index < runtime.index)) {
     const [, problem, line, column] = parse
     return invalidInput(`input is not valid JSON text: ${problem}${line ? ` at line ${line}, column ${column}` : ''}`, {
       kind: 'input',
@@ -298,13 +300,12 @@ function exitError(exitCode: number, stderr: string, outputs: number) {
       outputs,
     })
   }
-  const runtime = RUNTIME_ERROR.exec(stderr)
   if (runtime) {
-    // jq goes on with the next input of a stream after an error: its message ends where the next begins.
+    // Its message ends where the next error begins.
     const rest = stderr.slice(runtime.index + runtime[0].length)
-    const next = rest.search(/\njq: error \(at /)
+    const next = rest.search(/\njq: (?:parse )?error/)
     const message = (next === -1 ? rest : rest.slice(0, next)).replace(/\n$/, '')
-    return invalidInput(`The filter failed after ${plural(outputs, 'output')}: ${shortened(message)}`, {
+    return invalidInput(`The filter failed at run time: ${shortened(message)}`, {
       kind: 'runtime',
       message: shortened(message),
       outputs,
