@@ -29,6 +29,16 @@ const JQ_JS_EDITS: ReadonlyArray<{ why: string; find: string; replace: string }>
       '          write(stream, buffer, offset, length, pos) {\n            if (output.bytes) {\n              output.bytes(new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length));\n              return length;\n            }\n            for (var i = 0; i < length; i++) {\n              try {\n                output(buffer[offset+i]);',
   },
   {
+    why: 'the program and the string variables are files, not arguments: arguments are copied onto a stack of a few dozen KiB, which a long value overflows, and end at a NUL',
+    find: '  FS.writeFile("inputString", jsonstring);\n',
+    replace: '  FS.writeFile("inputString", jsonstring);\n  for (const [name, text] of Object.entries(Module[\'files\'] || {})) FS.writeFile(name, text);\n',
+  },
+  {
+    why: 'the arguments are given whole, so that the program can come from its file',
+    find: 'exitCode = Module.callMain(flags.concat(filter, "inputString"));',
+    replace: 'exitCode = Module.callMain(Module[\'argv\'] || flags.concat(filter, "inputString"));',
+  },
+  {
     why: "what jq writes to stderr on success (debug, stderr) is the caller's, never the service's log",
     find: "console.warn('%cstderr%c: %c%s', 'background:red;color:black', '', 'color:red', stderr);",
     replace: '',
@@ -107,6 +117,8 @@ const WebAssembly = (
 /** What the module factory of the patched `jq.js` takes and gives. */
 interface JqModuleOptions {
   thisProgram: string
+  files: Record<string, string>
+  argv: string[]
   print(text: string): void
   printErr(text: string): void
   stdoutBytes(bytes: Uint8Array): void
@@ -219,7 +231,10 @@ export interface JqRunOptions {
   filter: string
   /** JSON text: jq reads it as a stream of values. */
   input: string
+  /** Command-line options (`-c`, `-n`, `--argjson name text`…), before the program and the input. */
   flags: string[]
+  /** String variables, as `--arg` defines them; handed over as files (`--rawfile`), whatever their length or content. */
+  stringArgs?: Record<string, string>
   maxOutputBytes: number
   maxOutputs: number
   /** stderr is kept up to about this many bytes, the last ones. */
@@ -240,8 +255,24 @@ export type JqRunResult =
  * Runs jq once, on a fresh WebAssembly instance: a value nested deep enough corrupts an instance
  * for good, and jq's known memory-safety bugs stay inside the instance thrown away with it.
  */
-export async function runJq({ filter, input, flags, maxOutputBytes, maxOutputs, maxErrorBytes = 64 * 1024 }: JqRunOptions): Promise<JqRunResult> {
+export async function runJq({
+  filter,
+  input,
+  flags,
+  stringArgs = {},
+  maxOutputBytes,
+  maxOutputs,
+  maxErrorBytes = 64 * 1024,
+}: JqRunOptions): Promise<JqRunResult> {
   const { factory, wasm } = engine()
+  // The program and the strings are files of jq's in-memory file system (see the edits above).
+  const files: Record<string, string> = { program: filter }
+  const argv = [...flags]
+  for (const [index, [name, value]] of Object.entries(stringArgs).entries()) {
+    files[`arg-${index}`] = value
+    argv.push('--rawfile', name, `arg-${index}`)
+  }
+  argv.push('--from-file', 'program', 'inputString')
   let stop: OutputStop | undefined
   const stopped = (reason: OutputStop['reason']) => {
     stop = new OutputStop(reason)
@@ -255,6 +286,8 @@ export async function runJq({ filter, input, flags, maxOutputBytes, maxOutputs, 
   const module = await factory({
     // What `$ENV._` and the messages name, instead of the server's own script.
     thisProgram: 'jq',
+    files,
+    argv,
     print() {},
     printErr() {},
     stdoutBytes(bytes) {

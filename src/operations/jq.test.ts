@@ -6,7 +6,7 @@ import { jqEqual, jqPasses, readSuite } from '../../test/jq-suite.ts'
 import { checkedInput, execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
-import { JQ_ERROR_KINDS, JQ_LIMIT_REASONS, jq, MAX_FILTER_LENGTH, MAX_OUTPUTS, MAX_VARIABLES } from './jq.ts'
+import { JQ_ERROR_KINDS, JQ_LIMIT_REASONS, jq, MAX_FILTER_LENGTH, MAX_JSON_ARGS_BYTES, MAX_OUTPUTS, MAX_VARIABLES } from './jq.ts'
 
 after(() => closeWorkerPool())
 
@@ -114,6 +114,15 @@ describe('jq', () => {
     })
     assert.equal(answer.result, '["Ada",{"at":30},100000000000000000001,1]')
     assert.deepEqual((await run({ filter: '$x', args: { x: '{"not":"parsed"}' } })).result, ['{"not":"parsed"}'])
+    const long = `${'é'.repeat(100_000)}\u0000end`
+    assert.deepEqual((await run({ filter: '$long | length, .[-4:]', args: { long } })).result, [100_004, '\u0000end'], 'any length, any character')
+    await expectRefusal(run({ filter: '$big', jsonArgs: { big: JSON.stringify('x'.repeat(MAX_JSON_ARGS_BYTES)) } }), {
+      code: 'LIMIT_EXCEEDED',
+      details: { field: 'jsonArgs', reason: 'jsonArgsSize', limit: MAX_JSON_ARGS_BYTES },
+    })
+    assert.deepEqual((await run({ filter: '$big | length', jsonArgs: { big: JSON.stringify('x'.repeat(MAX_JSON_ARGS_BYTES - 100)) } })).result, [
+      MAX_JSON_ARGS_BYTES - 100,
+    ])
   })
 
   test('sees nothing of the server: no host environment, no program path, no files', async () => {
@@ -203,7 +212,7 @@ describe('jq', () => {
       details: { reason: 'outputSize', limit: OUTPUT_LIMIT_BYTES, outputs: 15 },
     })
     await expectRefusal(run({ filter: '"x" * 300000000 | length' }), { code: 'LIMIT_EXCEEDED', details: { reason: 'memory', limitMb: 256 } })
-    assert.deepEqual([...JQ_LIMIT_REASONS].sort(), ['aborted', 'depth', 'memory', 'outputSize', 'outputs'])
+    assert.deepEqual([...JQ_LIMIT_REASONS].sort(), ['aborted', 'depth', 'jsonArgsSize', 'memory', 'outputSize', 'outputs'])
   })
 
   test('hostile inputs are answered quickly: a large input, a long filter, many lines, a regex that backtracks', async () => {

@@ -12,6 +12,8 @@ type Output = (typeof OUTPUTS)[number]
 export const MAX_FILTER_LENGTH = 10_000
 /** The most variables `args` and `jsonArgs` may define together. */
 export const MAX_VARIABLES = 100
+/** The most UTF-8 bytes of JSON text `jsonArgs` may hold together. */
+export const MAX_JSON_ARGS_BYTES = 16 * 1024
 /** The most outputs one call may give: each costs the worker a value, however small. */
 export const MAX_OUTPUTS = 100_000
 /** The most of jq's own message an error repeats, in characters. */
@@ -23,7 +25,7 @@ const VARIABLE_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,63}$'
 /** What kind of failure a 422 INVALID_INPUT is: `details.kind`. */
 export const JQ_ERROR_KINDS = ['compile', 'module', 'runtime', 'halt', 'input'] as const
 /** Which limit a 422 LIMIT_EXCEEDED reached: `details.reason`. */
-export const JQ_LIMIT_REASONS = ['depth', 'outputSize', 'outputs', 'memory', 'aborted'] as const
+export const JQ_LIMIT_REASONS = ['depth', 'jsonArgsSize', 'outputSize', 'outputs', 'memory', 'aborted'] as const
 
 const MEMORY_LIMIT_MB = JQ_MEMORY_LIMIT_BYTES / (1024 * 1024)
 const OUTPUT_LIMIT_MIB = OUTPUT_LIMIT_BYTES / (1024 * 1024)
@@ -56,11 +58,11 @@ export const jq = defineOperation({
     '`input` is JSON text, read as jq reads stdin: a stream of values separated by whitespace, each run through the filter in turn; or a JSON value (a string is read as JSON text, so the string "a" is sent as "\\"a\\""). ' +
     'JSON text reaches jq unparsed, so it keeps number literals as they are written (`100000000000000000001` stays whole in `output: text`). ' +
     '`nullInput` runs the filter once on null (`-n`; `input` and `inputs` still read the stream), `slurp` reads the stream into one array (`-s`), `sortKeys` sorts the keys of every object (`-S`). ' +
-    '`args` defines string variables (`--arg name value`: `$name`), `jsonArgs` JSON ones (`--argjson`; a string is read as JSON text), at most 100 together, with names as jq writes them. ' +
+    `\`args\` defines string variables (\`--arg name value\`: \`$name\`; any length), \`jsonArgs\` JSON ones (\`--argjson\`; a string is read as JSON text; ${MAX_JSON_ARGS_BYTES / 1024} KiB of JSON text at most together), at most ${MAX_VARIABLES} variables together, with names as jq writes them. ` +
     '`output: values` answers every output as a JSON value in `result` (an array; numbers as JavaScript reads them), `text` as jq prints them, one compact JSON text per line with every digit kept, `raw` the same with strings unquoted (`-r`); lines are separated by a line feed, with none after the last. ' +
     'Each call gets a fresh jq: nothing is shared between calls, there is no file system (modules, `import` and `include`, find nothing) and `$ENV` holds no variable of the server. ' +
     `A filter that does not compile, an \`import\` or \`include\`, an error at run time (\`error\`, a type error), \`halt_error\`, and input that is not JSON are a 422 INVALID_INPUT whose \`details.kind\` is one of ${JQ_ERROR_KINDS.map((kind) => `\`${kind}\``).join(', ')}, with jq's own message, where jq gives them the line and column, and \`details.outputs\`, the outputs jq wrote (before the error; for a stream, jq goes on with the next input after one). ` +
-    `Input nested deeper than ${MAX_NESTING_DEPTH} levels, more than ${MAX_OUTPUTS.toLocaleString('en')} outputs, more than ${OUTPUT_LIMIT_MIB} MiB of output, more than ${MEMORY_LIMIT_MB} MB of memory, and a jq that stops abnormally (values nested thousands deep do that) are a 422 LIMIT_EXCEEDED whose \`details.reason\` says which (${JQ_LIMIT_REASONS.map((reason) => `\`${reason}\``).join(', ')}). ` +
+    `Input nested deeper than ${MAX_NESTING_DEPTH} levels, jsonArgs past their size, more than ${MAX_OUTPUTS.toLocaleString('en')} outputs, more than ${OUTPUT_LIMIT_MIB} MiB of output, more than ${MEMORY_LIMIT_MB} MB of memory, and a jq that stops abnormally (values nested thousands deep do that) are a 422 LIMIT_EXCEEDED whose \`details.reason\` says which (${JQ_LIMIT_REASONS.map((reason) => `\`${reason}\``).join(', ')}). ` +
     "Every call runs on a worker thread; a filter still running past its time budget (JQ_TIME_BUDGET_MS, within the call's own; `last(range(1e12))`, `repeat(1) | empty`) is stopped, a 422 LIMIT_EXCEEDED with `details.reason` `timeout`. One client may have two jq or regex calls in flight at once (more is a 429).",
   input: Type.Object(
     {
@@ -159,26 +161,38 @@ export const jq = defineOperation({
     if (nullInput) flags.push('-n')
     if (slurp) flags.push('-s')
     if (sortKeys) flags.push('-S')
-    flags.push(...variableFlags(args, jsonArgs))
+    flags.push(...jsonVariableFlags(args, jsonArgs))
     const text = typeof input === 'string' ? input : JSON.stringify(input)
     assertNestingWithin(text, 'input')
-    const outcome = await runJq({ filter, input: text, flags, maxOutputBytes: OUTPUT_LIMIT_BYTES, maxOutputs: MAX_OUTPUTS })
+    const outcome = await runJq({ filter, input: text, flags, stringArgs: args, maxOutputBytes: OUTPUT_LIMIT_BYTES, maxOutputs: MAX_OUTPUTS })
     if (outcome.kind !== 'exit' || outcome.exitCode !== 0) throw errorOf(outcome)
     return { result: outputOf(outcome.stdout, output), count: outcome.outputs, jqVersion: JQ_VERSION }
   },
 })
 
-/** The command-line flags of the variables, each JSON text checked first (so a mistake names its variable). */
-function variableFlags(args: Record<string, string>, jsonArgs: Record<string, unknown>): string[] {
+/**
+ * The command-line flags of the JSON variables, each text checked first (so that a mistake names its
+ * variable); the string variables go to jq as files. jq copies its arguments onto a small stack,
+ * hence the bound on their size.
+ */
+function jsonVariableFlags(args: Record<string, string>, jsonArgs: Record<string, unknown>): string[] {
   const names = [...Object.keys(args), ...Object.keys(jsonArgs)]
   if (names.length > MAX_VARIABLES) throw validationError('args', `and jsonArgs define ${names.length} variables together, more than ${MAX_VARIABLES}`)
   const twice = Object.keys(jsonArgs).find((name) => Object.hasOwn(args, name))
   if (twice !== undefined) throw validationError(`jsonArgs.${twice}`, `defines $${twice}, which args defines too`)
   const flags: string[] = []
-  for (const [name, value] of Object.entries(args)) flags.push('--arg', name, value)
+  let size = 0
   for (const [name, value] of Object.entries(jsonArgs)) {
     if (typeof value === 'string') parseJsonText(value, `jsonArgs.${name}`)
-    flags.push('--argjson', name, typeof value === 'string' ? value : JSON.stringify(value))
+    const text = typeof value === 'string' ? value : JSON.stringify(value)
+    size += Buffer.byteLength(text) + name.length
+    if (size > MAX_JSON_ARGS_BYTES) {
+      throw limitExceeded(
+        `jsonArgs hold more than ${MAX_JSON_ARGS_BYTES / 1024} KiB of JSON text together; send large data as input (slurp, or input and inputs, read it) or as args`,
+        { field: 'jsonArgs', reason: 'jsonArgsSize', limit: MAX_JSON_ARGS_BYTES },
+      )
+    }
+    flags.push('--argjson', name, text)
   }
   return flags
 }
