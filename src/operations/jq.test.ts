@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { jqEqual, jqPasses, readSuite } from '../../test/jq-suite.ts'
 import { checkedInput, execute } from '../core/execute.ts'
+import { patchJqJs } from '../core/jq-engine.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { JQ_ERROR_KINDS, JQ_LIMIT_REASONS, jq, MAX_FILTER_LENGTH, MAX_JSON_ARGS_BYTES, MAX_OUTPUTS, MAX_VARIABLES } from './jq.ts'
@@ -148,6 +151,19 @@ describe('jq', () => {
     }
     assert.deepEqual(calls, [])
     assert.equal(process.exitCode, undefined)
+  })
+
+  test("the edits of jq-web's jq.js fail loudly when its text has changed, so the build does", () => {
+    const source = readFileSync(createRequire(import.meta.url).resolve('jq-web/jq.js'), 'utf8')
+    assert.doesNotMatch(patchJqJs(source), /outBuffer\.push|errBuffer\.push|console\.warn|jq = jq\(\)/)
+    assert.throws(() => patchJqJs(source.replace('if (c) outBuffer.push(c)', 'outBuffer.push(c)')), /jq-web's jq\.js has changed/)
+    assert.throws(
+      () =>
+        patchJqJs(
+          source.replaceAll('FS.writeFile("inputString", jsonstring);', 'FS.writeFile("inputString", jsonstring); FS.writeFile("inputString", jsonstring);'),
+        ),
+      /exactly once/,
+    )
   })
 
   test('each call gets a fresh jq: an instance a deep value broke does not break the next call', async () => {
