@@ -12,21 +12,13 @@ import { ROOT } from './processes.ts'
 /**
  * A quiet app for the HTTP tests. Load shedding is off unless a test asks for it: a test process
  * on a busy 2-core machine lags often enough to be shed, which is right in production but noise here.
- * Untrusted code (regex, jq) keeps the request's budget unless a test sets its own: that budget
- * counts the start of a cold worker thread, which loads the sources (tsx) far slower than the build.
  */
 export function buildTestApp(
   config: Partial<Config> = {},
   overload: OverloadLimits = { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 },
 ): Promise<FastifyInstance> {
-  return buildApp({
-    config: { logLevel: 'silent', regexTimeBudgetMs: UNBOUNDED_CODE_BUDGET_MS, jqTimeBudgetMs: UNBOUNDED_CODE_BUDGET_MS, ...config },
-    overload,
-  })
+  return buildApp({ config: { logLevel: 'silent', ...config }, overload })
 }
-
-/** Longer than any request's budget, so that the request's is the one that applies. */
-const UNBOUNDED_CODE_BUDGET_MS = 600_000
 
 const origins = new WeakMap<FastifyInstance, Promise<string>>()
 

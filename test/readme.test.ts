@@ -33,8 +33,7 @@ describe('the README', () => {
     for (const { name, body, shown } of curlExamples) {
       const operation = servedOperations.find((candidate) => candidate.name === name)
       assert.ok(operation, `the README calls ${name}, which is not served`)
-      // Untrusted code's budget too: its own counts the start of a cold worker thread.
-      const data = await execute(operation, JSON.parse(body), { timeBudgetMs: 60_000, codeBudgets: { regexTimeBudgetMs: 60_000, jqTimeBudgetMs: 60_000 } })
+      const data = await execute(operation, JSON.parse(body), { timeBudgetMs: 60_000 })
       assert.ok('result' in data || 'results' in data, `${name} answers ${JSON.stringify(data).slice(0, 200)}`)
       const difference = shown === undefined ? undefined : differenceFromShown(shown, data)
       if (difference !== undefined) differences.push(`${name} ${body}: ${difference}`)
