@@ -48,6 +48,7 @@ import { tomlJson } from './toml-json.ts'
 import { unicode } from './unicode.ts'
 import { units } from './units.ts'
 import { url } from './url.ts'
+import { userAgent } from './user-agent.ts'
 import { uuid } from './uuid.ts'
 import { xmlJson } from './xml-json.ts'
 import { yamlJson } from './yaml-json.ts'
@@ -108,6 +109,7 @@ export const typedOperations = [
   unicode,
   units,
   url,
+  userAgent,
   uuid,
   xmlJson,
   yamlJson,
