@@ -57,6 +57,8 @@ const KNOWN_ANSWERS: Array<{ input: Record<string, unknown>; expect: Record<stri
   { input: { input: 'python-requests/2.32.3' }, expect: { bot: { isBot: true, name: 'python-requests' } } },
   { input: { input: 'PostmanRuntime/7.39.0' }, expect: { bot: { isBot: true, name: 'PostmanRuntime' } } },
   { input: { input: 'Go-http-client/2.0' }, expect: { bot: { isBot: true, name: 'Go-http-client' } } },
+  { input: { input: '() { :; }; /bin/bash -c "curl x"' }, expect: { bot: { isBot: true, name: 'bin' } } },
+  { input: { input: '()' }, expect: { bot: { isBot: true, name: null }, result: 'A bot (bot)' } },
   { input: { input: GOOGLEBOT }, expect: { bot: { isBot: true, name: 'Googlebot' }, result: 'Googlebot (bot)' } },
   {
     input: { input: 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0' },
@@ -134,7 +136,7 @@ const KNOWN_ANSWERS: Array<{ input: Record<string, unknown>; expect: Record<stri
   // Form factors and Sec-CH-UA-Mobile decide the type; WOW64 means a 64-bit x86 system.
   { input: { headers: { 'sec-ch-ua-form-factors': '"Desktop", "XR"' } }, expect: { device: { type: 'xr', vendor: null, model: null } } },
   { input: { headers: { 'sec-ch-ua-form-factors': '"Watch"' } }, expect: { device: { type: 'wearable', vendor: null, model: null } } },
-  { input: { headers: { 'sec-ch-ua-mobile': '?1' } }, expect: { device: { type: 'mobile', vendor: null, model: null }, result: '(mobile)' } },
+  { input: { headers: { 'sec-ch-ua-mobile': '?1' } }, expect: { device: { type: 'mobile', vendor: null, model: null }, result: 'mobile' } },
   { input: { headers: { 'sec-ch-ua-arch': '"x86"', 'sec-ch-ua-wow64': '?1' } }, expect: { cpu: { architecture: 'amd64' } } },
   { input: { headers: { 'sec-ch-ua-arch': '"x86"', 'sec-ch-ua-bitness': '"32"' } }, expect: { cpu: { architecture: 'ia32' } } },
   // Nothing known: every field null, the type unknown.

@@ -185,14 +185,21 @@ type Field = { value: string | null; source: Source | null }
 const fromUserAgent = (value: string | undefined): Field => (value ? { value, source: 'userAgent' } : { value: null, source: null })
 const fromHints = (value: string): Field => ({ value, source: 'clientHints' })
 
-/** The product token around the first match of isbot's pattern, or the match itself when it holds no token character. */
+/**
+ * The product token around the first match of isbot's pattern ("Googlebot" around "bot"); a match of
+ * punctuation alone (a leading "(", "()") names the first token of the whole string instead.
+ */
 function botName(ua: string, pattern: RegExp): string | null {
   const match = pattern.exec(ua)
   if (!match) return null
   let start = match.index
   const end = match.index + match[0].length
   while (start < end && !PRODUCT_CHARACTER.test(ua[start])) start++
-  if (start === end) return match[0].trim() || null
+  if (start === end) {
+    start = 0
+    while (start < ua.length && !PRODUCT_CHARACTER.test(ua[start])) start++
+    if (start === ua.length) return null
+  }
   let last = start
   while (start > 0 && PRODUCT_CHARACTER.test(ua[start - 1])) start--
   while (last + 1 < ua.length && PRODUCT_CHARACTER.test(ua[last + 1])) last++
@@ -324,7 +331,9 @@ function summaryOf(answer: Omit<Output, 'result'>): string {
     .filter((part) => part !== null)
     .join(' ')
   if (bot.isBot) return `${bot.name ?? 'A bot'} (bot)${agent ? ` as ${agent}` : ''}`
-  return agent || 'unknown'
+  // A device alone reads better bare than in parentheses.
+  if (browserText === null && osText === null) return deviceText || 'unknown'
+  return agent
 }
 
 export const userAgent = defineOperation({
