@@ -226,6 +226,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { filter: '.users | map(.name)', input: '{"users":[{"name":"Ada"},{"name":"Linus"}]}' },
     check: (data) => assert.deepEqual(data.result, [['Ada', 'Linus']]),
   },
+  {
+    task: 'parse this user agent string: which browser and os, is it a bot?',
+    operation: 'user-agent',
+    arguments: { input: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+    check: (data) => assert.deepEqual(data.bot, { isBot: true, name: 'Googlebot' }),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
