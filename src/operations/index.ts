@@ -25,6 +25,7 @@ import { jsonSchema } from './json-schema.ts'
 import { jsonTypes } from './json-types.ts'
 import { jwt } from './jwt.ts'
 import { lines } from './lines.ts'
+import { lookup } from './lookup.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
 import { macAddress } from './mac-address.ts'
 import { markdown } from './markdown.ts'
@@ -86,6 +87,7 @@ export const typedOperations = [
   jsonTypes,
   jwt,
   lines,
+  lookup,
   loremIpsum,
   macAddress,
   markdown,

@@ -33,6 +33,7 @@ export const operationLoaders = {
   'json-types': () => import('./json-types.ts').then((module) => module.jsonTypes),
   jwt: () => import('./jwt.ts').then((module) => module.jwt),
   lines: () => import('./lines.ts').then((module) => module.lines),
+  lookup: () => import('./lookup.ts').then((module) => module.lookup),
   'lorem-ipsum': () => import('./lorem-ipsum.ts').then((module) => module.loremIpsum),
   'mac-address': () => import('./mac-address.ts').then((module) => module.macAddress),
   markdown: () => import('./markdown.ts').then((module) => module.markdown),
