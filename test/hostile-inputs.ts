@@ -562,6 +562,17 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     'LIMIT_EXCEEDED',
   ),
   hostile('jq over 90,000 small values, one output each', 'jq', { filter: '.[]', input: `[${'1,'.repeat(90_000)}1]` }, 200),
+  hostile('lookup of a port name of 1,000 letters', 'lookup', { table: 'port', input: 'a'.repeat(1000), limit: 500 }, 200),
+  hostile('lookup of one letter over every port, 500 rows', 'lookup', { table: 'port', input: 'e', limit: 500 }, 200),
+  hostile('lookup of a path of 498 segments', 'lookup', { table: 'mediaType', input: `${'a/'.repeat(497)}a.json` }, 200),
+  {
+    ...hostile('lookup of a status code of 1,000 digits', 'lookup', { table: 'httpStatus', input: '9'.repeat(1000) }, 400, 'VALIDATION_ERROR'),
+    field: 'input',
+  },
+  { ...hostile('lookup of port 65536', 'lookup', { table: 'port', input: 65536 }, 400, 'VALIDATION_ERROR'), field: 'input' },
+  { ...hostile('lookup of a port with an unknown protocol', 'lookup', { table: 'port', input: '22/icmp' }, 400, 'VALIDATION_ERROR'), field: 'input' },
+  { ...hostile('lookup of status class 9xx', 'lookup', { table: 'httpStatus', input: '9xx' }, 400, 'VALIDATION_ERROR'), field: 'input' },
+  hostile('lookup of an unassigned status code', 'lookup', { table: 'httpStatus', input: 599 }, 200),
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]

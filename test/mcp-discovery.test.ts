@@ -232,6 +232,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
     check: (data) => assert.deepEqual(data.bot, { isBot: true, name: 'Googlebot' }),
   },
+  {
+    task: 'what does http status code 422 mean',
+    operation: 'lookup',
+    arguments: { table: 'httpStatus', input: 422 },
+    check: (data) => assert.equal((data.result as { title: string }).title, 'Unprocessable Content'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
