@@ -10,7 +10,7 @@ export const NODE_BUNDLE: BuildOptions = {
   bundle: true,
   format: 'esm',
   platform: 'node',
-  target: 'node22.12',
+  target: 'node22.14',
   // ES module builds first: a CommonJS module loaded with a dynamic import() has only a default export in a bundle.
   mainFields: ['module', 'main'],
   legalComments: 'none',
