@@ -10,6 +10,7 @@ import { compress } from './compress.ts'
 import { cron } from './cron.ts'
 import { csvJson } from './csv-json.ts'
 import { diff } from './diff.ts'
+import { dockerCompose } from './docker-compose.ts'
 import { format } from './format.ts'
 import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
@@ -72,6 +73,7 @@ export const typedOperations = [
   cron,
   csvJson,
   diff,
+  dockerCompose,
   format,
   hash,
   hexText,

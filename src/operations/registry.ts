@@ -18,6 +18,7 @@ export const operationLoaders = {
   cron: () => import('./cron.ts').then((module) => module.cron),
   'csv-json': () => import('./csv-json.ts').then((module) => module.csvJson),
   diff: () => import('./diff.ts').then((module) => module.diff),
+  'docker-compose': () => import('./docker-compose.ts').then((module) => module.dockerCompose),
   format: () => import('./format.ts').then((module) => module.format),
   hash: () => import('./hash.ts').then((module) => module.hash),
   'hex-text': () => import('./hex-text.ts').then((module) => module.hexText),
