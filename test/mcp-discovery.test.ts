@@ -238,6 +238,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { table: 'httpStatus', input: 422 },
     check: (data) => assert.equal((data.result as { title: string }).title, 'Unprocessable Content'),
   },
+  {
+    task: 'turn my docker run command into a docker-compose.yml',
+    operation: 'docker-compose',
+    arguments: { input: 'docker run -d -p 8080:80 --name web nginx' },
+    check: (data) => assert.equal(data.result, 'services:\n  web:\n    image: nginx\n    container_name: web\n    ports:\n      - "8080:80"\n'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

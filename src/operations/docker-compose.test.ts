@@ -276,6 +276,8 @@ describe('docker-compose', () => {
           .join(',')}]`,
     ).join('\n')}\nservices: {x: {image: i, command: *i}}\n`
     await expectRefusal(toRun(laughs), { code: 'LIMIT_EXCEEDED' })
+    const long = `x: &s ${'a'.repeat(1000)}\nservices:\n  a:\n    image: i\n    command: [${'*s,'.repeat(3000)}*s]\n`
+    await expectRefusal(toRun(long), { code: 'LIMIT_EXCEEDED', message: /ARG_MAX/, details: { limit: 2 * 1024 * 1024 } })
     await expectRefusal(toRun('services:\n  a: {image: x}\n  b: {image: y}\n'), {
       code: 'INVALID_INPUT',
       message: /2 services; set service .*: a, b/,

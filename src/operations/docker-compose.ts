@@ -1,9 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is Compose's interpolation syntax, written in plain strings on purpose
 import { Type } from 'typebox'
 import { Document, isScalar, Scalar, visit } from 'yaml'
-import { invalidInput, validationError } from '../core/errors.ts'
+import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { setOwn, WarningList } from '../core/json-value.ts'
-import { assertOutputWithinLimit } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { composeValueToShell, shellQuote, shellWords, type Word } from './docker-compose-shell.ts'
 import { YAML_OFFLOAD_THRESHOLD, yamlToJsonByLibrary } from './yaml-json.ts'
@@ -13,6 +12,7 @@ const MAX_INPUT = 65_536
 /** A `docker run` command is split in one linear pass; past this size it still runs on a worker thread. */
 const RUN_OFFLOAD_THRESHOLD = 16_384
 const NAME_PATTERN = '^[a-z0-9][a-z0-9_-]*$'
+const COMMAND_LIMIT = 2 * 1024 * 1024
 
 type Json = Record<string, unknown>
 type Shape = 'string' | 'int' | 'number' | 'bool' | 'list' | 'map' | 'env'
@@ -724,8 +724,20 @@ function add(command: RunCommand, flag: string, value?: string): void {
     parts.push(word)
   }
   command.flags.push(parts)
-  command.size += flag.length + (parts[1]?.length ?? 0) + 8
-  assertOutputWithinLimit(command.size)
+  grow(command, flag.length + (parts[1]?.length ?? 0) + 5)
+}
+
+/**
+ * Counts the command's length as it is built, and refuses a command longer than Linux lets one
+ * command's arguments be (ARG_MAX at the default stack size): no shell could run it.
+ */
+function grow(command: RunCommand, length: number): void {
+  command.size += length
+  if (command.size > COMMAND_LIMIT) {
+    throw limitExceeded(`The docker run command would be longer than ${COMMAND_LIMIT} characters, more than Linux lets a command's arguments be (ARG_MAX)`, {
+      limit: COMMAND_LIMIT,
+    })
+  }
 }
 
 /** A list key: a list of strings (or a single string, which Compose takes as a list of one). */
@@ -1028,10 +1040,14 @@ function composeToRun(input: string, serviceName: string | undefined, multiline:
     add(command, '--entrypoint', entrypoint[0] ?? '')
     args = [...entrypoint.slice(1), ...args]
   }
-  const tail = [composeValueToShell(service.image), ...args.map((arg) => composeValueToShell(arg))]
-  for (const { variables } of tail) for (const variable of variables) command.variables.add(variable)
-  const last = tail.map(({ word }) => word).join(' ')
-  assertOutputWithinLimit(command.size + last.length)
+  const tail: string[] = []
+  for (const arg of [service.image, ...args]) {
+    const { word, variables } = composeValueToShell(arg)
+    for (const variable of variables) command.variables.add(variable)
+    grow(command, word.length + 1)
+    tail.push(word)
+  }
+  const last = tail.join(' ')
   const lines = ['docker run', ...command.flags.map((parts) => parts.join(' ')), last]
   if (command.variables.size > 0) {
     command.warnings.add(
@@ -1074,14 +1090,16 @@ export const dockerCompose = defineOperation({
     'Shell operators (`;`, `|`, `&&`, `>`, `<`), command substitutions (`$(…)`, backquotes), a second command, a command with no image and a flag this converter does not know are refused (422) with their position; a bad value is refused naming its flag, never echoing the value, since values may be secrets. ' +
     'The service is named by `serviceName`, else by `--name`, else by the image’s last path segment. Ports and exposed ports are always quoted strings (YAML 1.1 reads 22:22 as a base-60 number); `--stop-timeout 90` becomes `stop_grace_period: 1m30s`; a named volume is declared at the top level with its own name (so Compose uses the same volume as docker run, not one prefixed by the project name); a user-defined network is declared `external: true`; `--network-alias`, `--ip` and `--ip6` apply to the first user-defined network. ' +
     '`-d`, `--rm`, `-a`, `--sig-proxy`, `--cidfile`, `--detach-keys`, `-q`, `--disable-content-trust` and `-P` are accepted and listed in `ignored` with the reason they have no Compose form. ' +
-    '`composeToRun` reads a Compose file (YAML 1.2; more than 100 levels of nesting, an alias expanding past the output limit or a repeated key is a 422 with the line) and writes the `docker run` command of one service (`service`, needed when the file has several). Values are single-quoted for the shell where needed; a Compose `${VAR}` is left in double quotes for your shell to expand, with a warning. ' +
+    '`composeToRun` reads a Compose file (YAML 1.2; more than 100 levels of nesting, an alias expanding past the output limit or a repeated key is a 422 with the line) and writes the `docker run` command of one service (`service`, needed when the file has several). Values are single-quoted for the shell where needed; a Compose `${VAR}` is left in double quotes for your shell to expand, with a warning; a command longer than 2 MiB, the arguments Linux lets one command have (ARG_MAX), is a 422 LIMIT_EXCEEDED. ' +
     '`setup` lists the `docker network create` and `docker volume create` commands to run first (external networks and volumes excepted); `ignored` lists keys with no `docker run` form (build, depends_on, deploy, profiles, secrets, configs, develop, extends…) with the reason; an exec-form healthcheck test is written as a shell command, with a warning. ' +
     `Commands over ${RUN_OFFLOAD_THRESHOLD / 1024} KiB and Compose files over ${YAML_OFFLOAD_THRESHOLD / 1024} KiB run on a worker thread. Not served over GET: a command carries secrets (-e PASSWORD=…).`,
   input: Type.Object(
     {
       input: Type.String({
         maxLength: MAX_INPUT,
-        description: 'runToCompose: one docker run command; backslash-newlines join its lines. composeToRun: a Compose file (YAML).',
+        writeOnly: true,
+        description:
+          'runToCompose: one docker run command; backslash-newlines join its lines. composeToRun: a Compose file (YAML). It may hold secrets (-e PASSWORD=…): never logged, never put in a shared link, and errors name flags and positions, never values.',
         examples: ['docker run -d --name web -p 8080:80 nginx:1.27'],
       }),
       action: withDefault(
