@@ -134,7 +134,8 @@ describe('docker-compose', () => {
       '--health-cmd true --health-interval 5s --health-timeout 2s --health-retries 3 --health-start-period 1m --health-start-interval 1s',
       '--stop-signal SIGTERM --stop-timeout 3600 --init --read-only --platform linux/amd64 --pull always --pid host --ipc private --uts host',
       '--userns host --cgroupns private --cgroup-parent /p --group-add audio --runtime runc --isolation default --storage-opt size=1G --link db:db',
-      '--cpu-period 100000 --cpu-quota 50000 --rm -d -a stdout --sig-proxy=false --cidfile /tmp/id --detach-keys ctrl-x -q --disable-content-trust -P',
+      '--blkio-weight-device /dev/sda:200 --device-read-bps /dev/sda:1mb --device-write-iops /dev/sda:1000 --link-local-ip 169.254.1.1',
+      '--cpu-count 2 --cpu-percent 50 --use-api-socket --cpu-period 100000 --cpu-quota 50000 --rm -d -a stdout --sig-proxy=false --cidfile /tmp/id --detach-keys ctrl-x -q --disable-content-trust -P',
       'registry.example.com:5000/team/my.app:1.0@sha256:0123 run --flag "two words"',
     ].join(' \\\n  ')
     const answer = await toCompose(command)
@@ -143,7 +144,7 @@ describe('docker-compose', () => {
     assert.deepEqual(Object.keys(document.services as Data), ['my_app'])
     assert.deepEqual(document.volumes, { cache: { name: 'cache' }, db: { name: 'db' } })
     assert.deepEqual(document.networks, { front: { external: true } })
-    assert.deepEqual(service.networks, { front: { aliases: ['web'], ipv4_address: '10.0.0.2', ipv6_address: 'fd00::2' } })
+    assert.deepEqual(service.networks, { front: { aliases: ['web'], ipv4_address: '10.0.0.2', ipv6_address: 'fd00::2', link_local_ips: ['169.254.1.1'] } })
     assert.deepEqual(service.environment, { A: null, B: '' })
     assert.deepEqual(service.volumes, [
       '/srv:/srv:ro',
@@ -157,7 +158,12 @@ describe('docker-compose', () => {
     assert.deepEqual(service.entrypoint, ['/init'])
     assert.deepEqual(service.command, ['run', '--flag', 'two words'])
     assert.equal(service.stop_grace_period, '1h')
-    assert.deepEqual(service.blkio_config, { weight: 300 })
+    assert.deepEqual(service.blkio_config, {
+      weight: 300,
+      weight_device: [{ path: '/dev/sda', weight: 200 }],
+      device_read_bps: [{ path: '/dev/sda', rate: '1mb' }],
+      device_write_iops: [{ path: '/dev/sda', rate: 1000 }],
+    })
     assert.deepEqual(service.logging, { driver: 'json-file', options: { 'max-size': '10m' } })
     assert.equal(service.oom_score_adj, -500)
     assert.equal(service.cpus, 1.5)
@@ -218,6 +224,13 @@ describe('docker-compose', () => {
       ['build', 'deploy', 'x-note'],
     )
     assert.match((answer.warnings as string[])[0], /rounded up to 2 whole seconds/)
+    const odd = await toRun('services:\n  a:\n    image: x\n    constructor: 1\n    __proto__: 2\n    blkio_config: {toString: 1}\n', { multiline: false })
+    assert.equal(odd.result, 'docker run x')
+    for (const { reason } of odd.ignored as Array<{ reason: unknown }>) assert.equal(typeof reason, 'string')
+    assert.deepEqual(
+      (odd.ignored as Array<{ key: string }>).map(({ key }) => key),
+      ['constructor', '__proto__', 'blkio_config.toString'],
+    )
   })
 
   test('refuses what it cannot process, saying where, never echoing a value', async () => {
@@ -243,6 +256,8 @@ describe('docker-compose', () => {
       ['docker run -e A=$1 x', '$1', /\$1 has no Compose form/],
       ['docker run --name', '--name', /needs a value/],
       ['docker run --name a x', '--name', /container name Docker accepts/],
+      ['docker run --cpuset-mems 0 x', '--cpuset-mems', /--cpuset-mems .*has no Compose form/],
+      ['docker run --mount type=bind,target=/x,readonly=constructor x', '--mount', /readonly option of --mount takes true or false/],
     ]
     for (const [input, part, message] of cases) {
       await expectRefusal(toCompose(input), { code: 'INVALID_INPUT', message, position: at(input, part) })

@@ -56,6 +56,8 @@ const SIMPLE: ReadonlyArray<{ flags: readonly string[]; key: string; shape: Shap
   { flags: ['--cpus'], key: 'cpus', shape: 'number' },
   { flags: ['--cpu-shares', '-c'], key: 'cpu_shares', shape: 'int' },
   { flags: ['--cpuset-cpus'], key: 'cpuset', shape: 'string' },
+  { flags: ['--cpu-count'], key: 'cpu_count', shape: 'int' },
+  { flags: ['--cpu-percent'], key: 'cpu_percent', shape: 'int' },
   { flags: ['--cpu-period'], key: 'cpu_period', shape: 'int' },
   { flags: ['--cpu-quota'], key: 'cpu_quota', shape: 'int' },
   { flags: ['--cpu-rt-period'], key: 'cpu_rt_period', shape: 'int' },
@@ -83,6 +85,7 @@ const SIMPLE: ReadonlyArray<{ flags: readonly string[]; key: string; shape: Shap
   { flags: ['--isolation'], key: 'isolation', shape: 'string' },
   { flags: ['--storage-opt'], key: 'storage_opt', shape: 'map' },
   { flags: ['--link'], key: 'links', shape: 'list' },
+  { flags: ['--use-api-socket'], key: 'use_api_socket', shape: 'bool' },
 ]
 
 /** Flags this converter reads itself, each into a Compose key or section of its own. */
@@ -108,6 +111,12 @@ const SPECIAL_VALUED = [
   '--log-driver',
   '--log-opt',
   '--blkio-weight',
+  '--blkio-weight-device',
+  '--device-read-bps',
+  '--device-read-iops',
+  '--device-write-bps',
+  '--device-write-iops',
+  '--link-local-ip',
   '--gpus',
 ] as const
 const SPECIAL_BOOLEAN = ['--no-healthcheck'] as const
@@ -128,6 +137,9 @@ const IGNORED: Record<string, { valued: boolean; reason: string }> = {
   '-P': { valued: false, reason: 'Compose has no "publish every exposed port"; list the ports under ports' },
   '--publish-all': { valued: false, reason: 'Compose has no "publish every exposed port"; list the ports under ports' },
 }
+
+/** `docker run` flags that Compose has no key for: refused by name, since dropping them would change the container. */
+const WITHOUT_COMPOSE_FORM = new Set(['--cpuset-mems', '--volume-driver', '--io-maxbandwidth', '--io-maxiops', '--kernel-memory', '--help'])
 
 const SIMPLE_BY_FLAG = new Map(SIMPLE.flatMap((entry) => entry.flags.map((flag) => [flag, entry] as const)))
 const SIMPLE_BY_KEY = new Map(SIMPLE.map((entry) => [entry.key, entry]))
@@ -212,6 +224,12 @@ function readFlags(words: Word[], from: number): { flags: Flag[]; image: number 
 }
 
 function unknownFlag(name: string, position: number) {
+  if (WITHOUT_COMPOSE_FORM.has(name)) {
+    return invalidInput(`The flag ${name} (at position ${position}) has no Compose form; remove it, or set it on the container after docker compose up`, {
+      position,
+      flag: name,
+    })
+  }
   return invalidInput(`The flag ${name} (at position ${position}) is not a docker run flag this converter knows`, { position, flag: name })
 }
 
@@ -272,7 +290,7 @@ interface RunState {
   volumes: Json
   networks: Map<string, Json>
   /** --network-alias, --ip, --ip6: they apply to the first user-defined network, wherever it is given. */
-  networkOptions: Array<{ flag: Flag; key: 'aliases' | 'ipv4_address' | 'ipv6_address'; value: string }>
+  networkOptions: Array<{ flag: Flag; key: 'aliases' | 'ipv4_address' | 'ipv6_address' | 'link_local_ips'; value: string }>
   healthcheck: Json
   logging: Json
   ignored: Array<{ flag: string; reason: string }>
@@ -363,7 +381,7 @@ function applyMount(state: RunState, flag: Flag): void {
   const mount: Json = {}
   const section = (name: string) => mapOf(mount, name)
   const switchOf = (key: string, text: string | undefined) => {
-    const setting = text === undefined ? true : TRUE_FALSE[text.toLowerCase()]
+    const setting = text === undefined ? true : Object.hasOwn(TRUE_FALSE, text.toLowerCase()) ? TRUE_FALSE[text.toLowerCase()] : undefined
     if (setting === undefined) throw flagError(`The ${key} option of {flag} takes true or false`, flag)
     return setting
   }
@@ -437,7 +455,8 @@ function applyNetwork(state: RunState, flag: Flag): void {
       else if (key === 'alias') (listOf(options, 'aliases') as string[]).push(item)
       else if (key === 'ip') options.ipv4_address = item
       else if (key === 'ip6') options.ipv6_address = item
-      else throw flagError(`The option ${key.slice(0, 40)} of {flag} has no Compose form here; name, alias, ip and ip6 have one`, flag)
+      else if (key === 'link-local-ip') (listOf(options, 'link_local_ips') as string[]).push(item)
+      else throw flagError(`The option ${key.slice(0, 40)} of {flag} has no Compose form here; name, alias, ip, ip6 and link-local-ip have one`, flag)
     }
   }
   if (name === '') throw flagError('The value of {flag} names no network', flag)
@@ -512,6 +531,23 @@ function applySpecial(state: RunState, flag: Flag): void {
     case '--ip6':
       state.networkOptions.push({ flag, key: 'ipv6_address', value })
       return
+    case '--link-local-ip':
+      state.networkOptions.push({ flag, key: 'link_local_ips', value })
+      return
+    case '--blkio-weight-device':
+    case '--device-read-bps':
+    case '--device-read-iops':
+    case '--device-write-bps':
+    case '--device-write-iops': {
+      const colon = value.lastIndexOf(':')
+      if (colon <= 0 || colon === value.length - 1) throw flagError('The value of {flag} must be device-path:value', flag)
+      const [path, setting] = [value.slice(0, colon), value.slice(colon + 1)]
+      const key = flag.name === '--blkio-weight-device' ? 'weight_device' : flag.name.slice(2).replaceAll('-', '_')
+      const rate =
+        flag.name === '--blkio-weight-device' || flag.name.endsWith('iops') ? typed('int', setting, flag) : INTEGER.test(setting) ? Number(setting) : setting
+      listOf(mapOf(service, 'blkio_config'), key).push(flag.name === '--blkio-weight-device' ? { path, weight: rate } : { path, rate })
+      return
+    }
     case '--entrypoint':
       service.entrypoint = value === '' ? [] : [value]
       return
@@ -642,7 +678,7 @@ function runToCompose(input: string, options: RunOptions) {
   for (const { flag, key, value } of state.networkOptions) {
     if (firstNetwork === undefined) throw flagError('{flag} needs a user-defined network (--network name)', flag)
     const options = state.networks.get(firstNetwork)!
-    if (key === 'aliases') (listOf(options, 'aliases') as string[]).push(value)
+    if (key === 'aliases' || key === 'link_local_ips') (listOf(options, key) as string[]).push(value)
     else options[key] = value
   }
   if (state.networks.size > 0) {
@@ -676,6 +712,14 @@ function runToCompose(input: string, options: RunOptions) {
   }
 }
 
+const BLKIO_DEVICE_FLAGS: Record<string, string> = {
+  weight_device: '--blkio-weight-device',
+  device_read_bps: '--device-read-bps',
+  device_read_iops: '--device-read-iops',
+  device_write_bps: '--device-write-bps',
+  device_write_iops: '--device-write-iops',
+}
+
 /** Compose keys with no `docker run` form, and why. */
 const KEYS_WITHOUT_RUN_FORM: Record<string, string> = {
   build: 'docker run runs an image; build it first with docker build',
@@ -693,7 +737,6 @@ const KEYS_WITHOUT_RUN_FORM: Record<string, string> = {
   external_links: 'use --link or a shared network',
   models: 'models are provided by docker compose',
   provider: 'providers are run by docker compose',
-  use_api_socket: 'a feature of docker compose',
   credential_spec: 'use --security-opt credentialspec=… on Windows',
   pull_refresh_after: 'a pull policy of docker compose',
 }
@@ -834,11 +877,13 @@ function networkFlags(command: RunCommand, networks: unknown, path: string, top:
     const aliases = items(options.aliases, `${path}.${key}.aliases`).map(([alias, where]) => text(alias, where))
     const ip = options.ipv4_address === undefined ? undefined : text(options.ipv4_address, `${path}.${key}.ipv4_address`)
     const ip6 = options.ipv6_address === undefined ? undefined : text(options.ipv6_address, `${path}.${key}.ipv6_address`)
+    const linkLocal = items(options.link_local_ips, `${path}.${key}.link_local_ips`).map(([address, where]) => text(address, where))
     if (index === 0) {
       add(command, '--network', name)
       for (const alias of aliases) add(command, '--network-alias', alias)
       if (ip !== undefined) add(command, '--ip', ip)
       if (ip6 !== undefined) add(command, '--ip6', ip6)
+      for (const address of linkLocal) add(command, '--link-local-ip', address)
       return
     }
     const quoted = (field: string) => (field.includes(',') || field.includes('"') ? `"${field.replaceAll('"', '""')}"` : field)
@@ -847,6 +892,7 @@ function networkFlags(command: RunCommand, networks: unknown, path: string, top:
       ...aliases.map((alias) => `alias=${alias}`),
       ...(ip === undefined ? [] : [`ip=${ip}`]),
       ...(ip6 === undefined ? [] : [`ip6=${ip6}`]),
+      ...linkLocal.map((address) => `link-local-ip=${address}`),
     ]
     add(command, '--network', fields.length === 1 ? name : fields.map(quoted).join(','))
   })
@@ -1014,15 +1060,25 @@ function composeToRun(input: string, serviceName: string | undefined, multiline:
       if (!isObject(value)) throw composeError('must be a mapping', path)
       for (const [setting, item] of Object.entries(value)) {
         if (setting === 'weight') add(command, '--blkio-weight', text(item, `${path}.weight`))
-        else
-          command.ignored.push({
-            key: `blkio_config.${setting}`,
-            reason: 'this converter writes only --blkio-weight; give docker run the matching --device-… flag',
-          })
+        else if (Object.hasOwn(BLKIO_DEVICE_FLAGS, setting)) {
+          for (const [device, where] of items(item, `${path}.${setting}`)) {
+            if (!isObject(device)) throw composeError('must be a mapping of path and rate (or weight)', where)
+            const amount = setting === 'weight_device' ? device.weight : device.rate
+            add(
+              command,
+              BLKIO_DEVICE_FLAGS[setting],
+              `${text(device.path, `${where}.path`)}:${text(amount, `${where}.${setting === 'weight_device' ? 'weight' : 'rate'}`)}`,
+            )
+          }
+        } else command.ignored.push({ key: `blkio_config.${setting}`, reason: 'not a block IO setting docker run has a flag for' })
       }
     } else if (key === 'gpus') gpuFlags(command, value, path)
     else if (key.startsWith('x-')) command.ignored.push({ key, reason: 'an extension field, which only tools that know it read' })
-    else command.ignored.push({ key, reason: KEYS_WITHOUT_RUN_FORM[key] ?? 'not a Compose service key this converter knows a docker run flag for' })
+    else
+      command.ignored.push({
+        key,
+        reason: Object.hasOwn(KEYS_WITHOUT_RUN_FORM, key) ? KEYS_WITHOUT_RUN_FORM[key] : 'not a Compose service key this converter knows a docker run flag for',
+      })
   }
   for (const volume of usedVolumes) {
     const definition = top.volumes[volume]
