@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is Compose's interpolation syntax, written in plain strings on purpose
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { describe, test } from 'node:test'
+import { after, before, describe, test } from 'node:test'
 import { Ajv } from 'ajv'
 import fc from 'fast-check'
 import { parse as parseYaml } from 'yaml'
 import { expectRefusal } from '../../test/expect.ts'
-import { execute } from '../core/execute.ts'
+import { execute, type OffloadPolicy, setOffloadPolicy } from '../core/execute.ts'
+import { closeWorkerPool } from '../core/pool.ts'
 import { dockerCompose, secondsToDuration } from './docker-compose.ts'
 import { composeValueToShell, shellQuote, shellWords } from './docker-compose-shell.ts'
 
@@ -73,6 +74,16 @@ const VECTORS: Array<{ spec: string; flags: string; service: Data; yaml?: string
 ]
 
 describe('docker-compose', () => {
+  // Calls run in process, where they are quicker to test and never wait for a worker thread to start; the worker path has its test below.
+  let previousPolicy: OffloadPolicy
+  before(() => {
+    previousPolicy = setOffloadPolicy('never')
+  })
+  after(async () => {
+    setOffloadPolicy(previousPolicy)
+    await closeWorkerPool()
+  })
+
   test('says what it does: no placeholder is left', () => {
     assert.deepEqual(JSON.stringify(dockerCompose).match(/TODO[^"]*/g) ?? [], [], 'replace every TODO in src/operations/docker-compose.ts')
   })
@@ -300,6 +311,8 @@ describe('docker-compose', () => {
     })
     await expectRefusal(toRun('services:\n  a: {image: x}\n', { service: 'nope' }), { code: 'INVALID_INPUT', message: /its services are: a/ })
     await expectRefusal(toRun('version: "3"\n'), { code: 'INVALID_INPUT', details: { path: 'services' } })
+    await expectRefusal(toRun(''), { code: 'INVALID_INPUT', details: { path: 'services' } })
+    await expectRefusal(toRun('services: {a: {image: x}}\n---\nservices: {b: {image: y}}\n'), { code: 'INVALID_INPUT', message: /2 YAML documents/ })
     await expectRefusal(toRun('services:\n  a: {build: .}\n'), { code: 'INVALID_INPUT', details: { path: 'services.a.image' } })
     await expectRefusal(toRun('services:\n  a: {image: x, ports: [[1]]}\n'), { code: 'INVALID_INPUT', details: { path: 'services.a.ports[0]' } })
     await expectRefusal(toRun('services:\n  a: {image: x, stop_grace_period: soon}\n'), {
@@ -443,6 +456,17 @@ describe('docker-compose', () => {
       }),
       { numRuns: 80 },
     )
+  })
+
+  test('a large Compose file runs on a worker thread, with the same answer', async () => {
+    const compose = `services:\n  a:\n    image: i\n    command: [${Array.from({ length: 400 }, (_, index) => `"arg ${index}"`).join(', ')}]\n`
+    const inProcess = await toRun(compose)
+    setOffloadPolicy('always')
+    try {
+      assert.deepEqual(await execute(dockerCompose, { input: compose, action: 'composeToRun' }, { timeBudgetMs: 60_000 }), inProcess)
+    } finally {
+      setOffloadPolicy('never')
+    }
   })
 
   test('secondsToDuration writes the Compose duration of a number of seconds', () => {

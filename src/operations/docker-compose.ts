@@ -992,7 +992,13 @@ function simpleFlags(command: RunCommand, entry: (typeof SIMPLE)[number], value:
 }
 
 function composeToRun(input: string, serviceName: string | undefined, multiline: boolean) {
-  const { result: root, warnings: yamlWarnings } = yamlToJsonByLibrary(input, false)
+  const { result: documents, warnings: yamlWarnings } = yamlToJsonByLibrary(input, true)
+  if ((documents as unknown[]).length > 1) {
+    throw invalidInput(`The input holds ${(documents as unknown[]).length} YAML documents; give one Compose file`, {
+      documents: (documents as unknown[]).length,
+    })
+  }
+  const [root] = documents as unknown[]
   if (!isObject(root) || !isObject(root.services)) throw invalidInput('The Compose file has no services mapping', { path: 'services' })
   const names = Object.keys(root.services)
   const listed = `${names
