@@ -6,7 +6,8 @@ import { cpuTimeOfAsync, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
-import { format, LANGUAGES, MINIFIABLE, OFFLOAD_LENGTH, scanNesting } from './format.ts'
+import { format, MINIFIABLE, OFFLOAD_LENGTH } from './format.ts'
+import { LANGUAGES, scanNesting } from './format-languages.ts'
 
 const run = (input: Record<string, unknown>) => execute(format, input, { timeBudgetMs: 60_000 })
 const formatted = async (input: string, language: string, fields: Record<string, unknown> = {}) => (await run({ input, language, ...fields })).result as string
