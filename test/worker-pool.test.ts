@@ -102,6 +102,19 @@ describe('the worker pool', () => {
     assert.deepEqual(await Promise.all(running), Array(WORKER_THREADS).fill('LIMIT_EXCEEDED {"reason":"timeout","limitMs":900}'))
   })
 
+  test('a task that waited for a thread and ran for the rest of the whole budget is 503 TIMEOUT: a retry might finish', async () => {
+    await runTask({ kind: 'echo', value: 'warm' })
+    const busy = Array.from({ length: WORKER_THREADS }, () => outcome(pool.run({ kind: 'wait', ms: 700 }, 5000)))
+    assert.equal(await outcome(pool.run({ kind: 'spin' }, 1000, overrun(800))), 'TIMEOUT {"timeBudgetMs":1000}', 'it ran about 300 ms of its 800')
+    await Promise.all(busy)
+    await runTask({ kind: 'echo', value: 'a new thread in place of the one stopped' })
+    assert.equal(
+      await outcome(pool.run({ kind: 'spin' }, 1000, overrun())),
+      'LIMIT_EXCEEDED {"reason":"timeout","limitMs":1000}',
+      'it ran all of the whole budget',
+    )
+  })
+
   test('a run budget counts from the moment a thread begins the task: waiting for a thread takes nothing from it', async () => {
     await runTask({ kind: 'echo', value: 'warm' })
     const busy = Array.from({ length: WORKER_THREADS }, () => outcome(pool.run({ kind: 'wait', ms: 600 }, 5000)))

@@ -111,6 +111,49 @@ async function begun(started: Int32Array<SharedArrayBuffer>, withinMs: number): 
   return (await waiting.value) === 'ok'
 }
 
+/**
+ * The clock of a task whose input decides its cost: it stops the task past the whole budget, or past
+ * its run budget once a thread has begun it, and tells whether the task, when stopped, had run
+ * through all of the budget that applied to it. Only then is the stop the input's doing: a task that
+ * waited for a thread and ran for the rest of the budget might finish on a retry.
+ */
+class RunClock {
+  readonly #stop = new AbortController()
+  readonly #runMs: number
+  readonly #timers: NodeJS.Timeout[]
+  #beganAt: number | undefined
+
+  constructor(started: Int32Array<SharedArrayBuffer>, delayMs: number, runBudgetMs: number | undefined) {
+    this.#runMs = Math.min(runBudgetMs === undefined ? delayMs : timerDelayOf(runBudgetMs), delayMs)
+    this.#timers = [setTimeout(() => this.#stop.abort(), delayMs).unref()]
+    void begun(started, delayMs).then((began) => {
+      if (!began || this.#stop.signal.aborted) return
+      this.#beganAt = performance.now()
+      if (this.#runMs < delayMs) this.#timers.push(setTimeout(() => this.#stop.abort(), this.#runMs).unref())
+    })
+  }
+
+  get signal(): AbortSignal {
+    return this.#stop.signal
+  }
+
+  /** The budget the task ran through before it was stopped, or undefined when waiting took part of it. */
+  ranThrough(): number | undefined {
+    if (this.#beganAt === undefined) return undefined
+    // This thread hears of the start a turn of its event loop late: a little less counts as all.
+    const lateBy = Math.max(RUN_CLOCK_GRACE_MS, this.#runMs * RUN_CLOCK_GRACE_SHARE)
+    return performance.now() - this.#beganAt >= this.#runMs - lateBy ? this.#runMs : undefined
+  }
+
+  end(): void {
+    this.#stop.abort()
+    for (const timer of this.#timers) clearTimeout(timer)
+  }
+}
+
+const RUN_CLOCK_GRACE_MS = 25
+const RUN_CLOCK_GRACE_SHARE = 0.1
+
 export interface WorkerPool {
   /**
    * Runs one task on a worker thread. Past `timeBudgetMs` (waiting in the queue included), or past
@@ -150,26 +193,13 @@ export function createWorkerPool(filename: URL): WorkerPool {
       }
       const delayMs = timerDelayOf(timeBudgetMs)
       const sent: SentTask<unknown> = { task, started: new Int32Array(new SharedArrayBuffer(4)) }
-      const stop = new AbortController()
-      let limitMs = delayMs
-      const timers = [setTimeout(() => stop.abort(), delayMs).unref()]
-      const runBudgetMs = overrun?.runBudgetMs === undefined ? delayMs : timerDelayOf(overrun.runBudgetMs)
-      if (runBudgetMs < delayMs) {
-        void begun(sent.started, delayMs).then((began) => {
-          if (!began || stop.signal.aborted) return
-          timers.push(
-            setTimeout(() => {
-              limitMs = runBudgetMs
-              stop.abort()
-            }, runBudgetMs).unref(),
-          )
-        })
-      }
+      const clock = overrun === undefined ? undefined : new RunClock(sent.started, delayMs, overrun.runBudgetMs)
+      const signal = clock?.signal ?? AbortSignal.timeout(delayMs)
       let outcome: WorkerOutcome
       inFlight++
       try {
         const pool = await started()
-        outcome = await pool.run(sent, { signal: stop.signal })
+        outcome = await pool.run(sent, { signal })
       } catch (error) {
         if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
           throw new DevutilsError(
@@ -179,7 +209,8 @@ export function createWorkerPool(filename: URL): WorkerPool {
           )
         }
         if ((error as Error).name === 'AbortError') {
-          if (overrun !== undefined && Atomics.load(sent.started, 0) === 1) throw overrun.error(limitMs)
+          const ranThrough = clock?.ranThrough()
+          if (overrun !== undefined && ranThrough !== undefined) throw overrun.error(ranThrough)
           throw new DevutilsError('TIMEOUT', `The work took longer than the ${delayMs} ms time budget and was stopped; send a smaller input`, {
             timeBudgetMs: delayMs,
           })
@@ -187,8 +218,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
         throw error
       } finally {
         inFlight--
-        stop.abort()
-        for (const timer of timers) clearTimeout(timer)
+        clock?.end()
       }
       if (outcome.ok) return outcome.value
       if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
