@@ -424,6 +424,24 @@ describe('regex: hostile inputs, on the worker as served', () => {
     assert.equal((await onWorker({ pattern: 'a+', input: 'aaa', action: 'test' }, true)).result, true)
   })
 
+  test('re2 runs on a worker too: a pattern of hundreds of groups over a short input is stopped at the regex budget, never on the event loop', async () => {
+    assert.equal(regex.offload?.({ ...validate<Fields>(regex.input, { pattern: 'a', input: 'a', flavor: 're2' }) } as never), true)
+    await expectRefusal(onWorker({ pattern: `${'(x*)'.repeat(400)}$`, input: 'x'.repeat(16_000), flavor: 're2', maxMatches: 1 }), {
+      code: 'LIMIT_EXCEEDED',
+      check: (error) => error.details?.reason === 'timeout',
+    })
+  })
+
+  test('every match repeats each group’s name: long names over many matches are counted against the output limit before the answer is built', async () => {
+    const name = 'a'.repeat(9_990)
+    await expectRefusal(onWorker({ pattern: `(?<${name}>)`, input: 'x'.repeat(30_000), maxMatches: 100_000 }, true), {
+      code: 'LIMIT_EXCEEDED',
+      check: (error) => error.details?.limit === 16 * 1024 * 1024,
+    })
+    const fits = await onWorker({ pattern: `(?<${name}>)`, input: 'x'.repeat(1_000), maxMatches: 100_000 }, true)
+    assert.equal(fits.count, 1_001)
+  })
+
   test('re2 is linear: the catastrophic pattern over 1 MiB answers false in well under the regex budget (in process, CPU time)', async () => {
     const big = `${'a'.repeat(1024 * 1024)}!`
     const cpu = await cpuTimeOfAsync(async () => assert.equal(await resultOf({ pattern: '(a+)+$', input: big, flavor: 're2', action: 'test' }), false))

@@ -25,12 +25,6 @@ export const RE2_ENGINE = `re2js ${RE2JS_VERSION}`
 /** The JavaScript engine running the ECMAScript flavor: which syntax a pattern may use depends on it. */
 export const ECMASCRIPT_ENGINE = `V8 ${process.versions.v8.split('.').slice(0, 2).join('.')} (Node ${process.version.slice(1)})`
 
-/**
- * re2js is linear in its input, so a short input is matched here; a long one goes to a worker thread
- * like any heavy work, for the event loop's sake.
- */
-const RE2_OFFLOAD_CHARACTERS = 64 * 1024
-
 /** The flags RE2 understands; `d` is accepted and changes nothing, since every match carries its positions. */
 const RE2_FLAGS = new Set(['g', 'i', 'm', 's', 'd'])
 
@@ -416,12 +410,14 @@ interface MatchEntry {
 function matchAll(matcher: Matcher, input: string, global: boolean, sticky: boolean, maxMatches: number, budget: OutputBudget) {
   const matches: MatchEntry[] = []
   let truncated = false
+  // Every match repeats each group's name: a long name over many matches is as large as their text.
+  const groupsSize = matcher.groups.reduce((size, { name }) => size + GROUP_OVERHEAD + (name === null ? 0 : jsonBytesOf(name)), 0)
   for (const found of matchesOf(matcher, input, global, sticky)) {
     if (matches.length === maxMatches) {
       truncated = true
       break
     }
-    let size = MATCH_OVERHEAD + found.end - found.index + matcher.groups.length * GROUP_OVERHEAD
+    let size = MATCH_OVERHEAD + found.end - found.index + groupsSize
     for (const span of found.captures) if (span !== undefined) size += span[1] - span[0]
     budget.add(size)
     matches.push({
@@ -466,7 +462,10 @@ function stringsOf(result: Answer['result']): Iterable<string> {
       if (typeof item === 'string') yield item
       else if (item !== undefined && item !== null && typeof item === 'object') {
         yield item.match
-        for (const group of item.groups) if (group.value !== null) yield group.value
+        for (const group of item.groups) {
+          if (group.name !== null) yield group.name
+          if (group.value !== null) yield group.value
+        }
       }
     }
   })()
@@ -504,7 +503,7 @@ export const regex = defineOperation({
   description:
     'Runs a regular expression over `input`. With `flavor: ecmascript` (the default) the pattern and `flags` are JavaScript’s (ECMA-262 RegExp, `dgimsuvy`), run by the JavaScript engine named in `engine`; ' +
     'syntax it lacks (duplicate group names or `(?i:…)` modifiers on older engines) is a 422. A backtracking pattern can take exponential time, so it always runs on a worker thread with a short time budget: ' +
-    'a pattern stopped there (catastrophic backtracking, such as `(a+)+$`) is refused; `flavor: re2` runs in time linear in the input. ' +
+    'a pattern stopped there (catastrophic backtracking, such as `(a+)+$`) is refused; `flavor: re2` runs in time linear in the input, on a worker thread too, within the same budget (its cost also grows with the pattern). ' +
     '`flavor: re2` takes RE2 (Go) syntax through re2js and the flags `g`, `i`, `m`, `s` (`d` is accepted and implied): no backreferences, lookarounds, `\\uXXXX` or `\\cX` escapes (use `\\x{…}`), ' +
     '`\\s` is ASCII whitespace only, `.` matches `\\r`, and set operations such as `[\\p{L}--[a-z]]` are not understood (they are read as another class). ' +
     'Actions follow JavaScript, on a fresh pattern: `test` is `RegExp.prototype.test` (with `y`, anchored at 0); `match` answers every match with `g`, else the first, at most `maxMatches` (`truncated` says more existed), each with its groups and positions; ' +
@@ -634,7 +633,10 @@ export const regex = defineOperation({
     },
   ],
   // A backtracking pattern a few characters long can run for ever, so ECMAScript patterns always run where they can be stopped.
-  offload: ({ flavor, input }) => flavor === 'ecmascript' || input.length > RE2_OFFLOAD_CHARACTERS,
+  // re2js is linear in the input, but its cost grows with the pattern's groups and size too: a short
+  // input under a pattern of hundreds of groups still takes seconds. Both flavors run where a budget
+  // can stop them.
+  offload: () => true,
   overrun: {
     advice:
       'a pattern that backtracks catastrophically (nested quantifiers such as (a+)+$ take exponential time) runs this long; simplify it, or use flavor re2, which runs in linear time',
