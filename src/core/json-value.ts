@@ -243,3 +243,21 @@ export function warnOfInexactNumbers(text: string, field: string, warnings: Warn
     } else at++
   }
 }
+
+/** The size of a string's JSON text in UTF-8 bytes, quotes included, exactly, without writing it: a control character or a lone surrogate takes six bytes. */
+export function jsonStringBytes(text: string): number {
+  let bytes = 2
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit < 0x20) bytes += unit === 8 || unit === 9 || unit === 10 || unit === 12 || unit === 13 ? 2 : 6
+    else if (unit === 0x22 || unit === 0x5c) bytes += 2
+    else if (unit < 0x80) bytes += 1
+    else if (unit < 0x800) bytes += 2
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4
+      i++
+    } else if (unit >= 0xd800 && unit <= 0xdfff) bytes += 6
+    else bytes += 3
+  }
+  return bytes
+}

@@ -234,6 +234,26 @@ describe('jq', () => {
     assert.deepEqual([...JQ_LIMIT_REASONS].sort(), ['aborted', 'depth', 'jsonArgsSize', 'memory', 'outputSize', 'outputs'])
   })
 
+  test('a value built deeper than jq writes out (it prints <skipped: too deep>, which is no JSON) is 422 in every output form', async () => {
+    for (const output of ['values', 'text', 'raw']) {
+      await expectRefusal(run({ filter: 'reduce range(257) as $_ (0; [.])', output }), {
+        code: 'LIMIT_EXCEEDED',
+        details: { reason: 'depth', limit: 256, outputs: 1 },
+      })
+    }
+    assert.deepEqual((await run({ filter: 'reduce range(256) as $_ (0; [.]) | tojson | length' })).result, [513])
+    assert.deepEqual((await run({ filter: '"<skipped: too deep>"' })).result, ['<skipped: too deep>'], 'the words in a string are a string')
+  })
+
+  test('text and raw are counted as the JSON string they are sent in: quotes and backslashes escaped again', async () => {
+    await expectRefusal(run({ filter: '"\\"" * 8000000', output: 'text' }), {
+      code: 'LIMIT_EXCEEDED',
+      details: { reason: 'outputSize', limit: OUTPUT_LIMIT_BYTES, outputs: 1 },
+    })
+    await expectRefusal(run({ filter: '"\\u0001" * 3000000', output: 'raw' }), { code: 'LIMIT_EXCEEDED', details: { reason: 'outputSize' } })
+    assert.equal(((await run({ filter: '"\\"" * 1000', output: 'text' })).result as string).length, 2002)
+  })
+
   test('hostile inputs get their answers: a large input, a long filter, many lines, a regex that backtracks (stopped by its retry limit)', async () => {
     const large = `[${Array.from({ length: 50_000 }, (_, index) => `{"id":${index},"name":"n${index}"}`).join(',')}]`
     assert.deepEqual((await run({ filter: 'map(.id) | add', input: large })).result, [1_249_975_000])

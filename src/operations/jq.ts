@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { JQ_MEMORY_LIMIT_BYTES, JQ_VERSION, type JqRunResult, runJq } from '../core/jq-engine.ts'
-import { parseJsonText } from '../core/json-value.ts'
+import { jsonStringBytes, parseJsonText } from '../core/json-value.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
@@ -166,7 +166,7 @@ export const jq = defineOperation({
     assertNestingWithin(text, 'input')
     const outcome = await runJq({ filter, input: text, flags, stringArgs: args, maxOutputBytes: OUTPUT_LIMIT_BYTES, maxOutputs: MAX_OUTPUTS })
     if (outcome.kind !== 'exit' || outcome.exitCode !== 0) throw errorOf(outcome)
-    return { result: outputOf(outcome.stdout, output), count: outcome.outputs, jqVersion: JQ_VERSION }
+    return { result: outputOf(outcome.stdout, output, outcome.outputs), count: outcome.outputs, jqVersion: JQ_VERSION }
   },
 })
 
@@ -232,15 +232,54 @@ const decoder = new TextDecoder()
  * jq's compact output, one JSON text per line, as the caller asked for it. Compact JSON never holds a
  * raw line feed, so each line is one output.
  */
-function outputOf(stdout: Uint8Array, output: Output): unknown[] | string {
+function outputOf(stdout: Uint8Array, output: Output, outputs: number): unknown[] | string {
   const text = decoder.decode(stdout.at(-1) === 0x0a ? stdout.subarray(0, -1) : stdout)
-  if (output === 'text') return text
+  if (holdsSkippedValue(text)) {
+    throw limitExceeded(`The filter built a value nested deeper than the ${JQ_PRINT_DEPTH} levels jq writes out; flatten it before it is output`, {
+      reason: 'depth',
+      limit: JQ_PRINT_DEPTH,
+      outputs,
+    })
+  }
   if (output === 'values') return text === '' ? [] : (JSON.parse(`[${text.replaceAll('\n', ',')}]`) as unknown[])
-  if (text === '') return ''
-  return text
-    .split('\n')
-    .map((line) => (line.startsWith('"') ? (JSON.parse(line) as string) : line))
-    .join('\n')
+  const result =
+    output === 'text' || text === ''
+      ? text
+      : text
+          .split('\n')
+          .map((line) => (line.startsWith('"') ? (JSON.parse(line) as string) : line))
+          .join('\n')
+  // As one JSON string the text's quotes and backslashes are escaped again, which can double its size.
+  const bytes = jsonStringBytes(result)
+  if (bytes > OUTPUT_LIMIT_BYTES) {
+    throw limitExceeded(
+      `The output would take ${bytes} bytes as a JSON string, more than the ${OUTPUT_LIMIT_MIB} MiB output limit; ask for values, or narrow the filter`,
+      {
+        reason: 'outputSize',
+        limit: OUTPUT_LIMIT_BYTES,
+        outputs,
+      },
+    )
+  }
+  return result
+}
+
+/** How deep jq 1.7 writes a value: deeper parts come out as `<skipped: too deep>`, which is not JSON. */
+const JQ_PRINT_DEPTH = 256
+
+/** Whether compact JSON text holds jq's `<skipped: too deep>`: a `<` outside strings, which JSON never has. */
+function holdsSkippedValue(text: string): boolean {
+  if (!text.includes('<')) return false
+  let inString = false
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (inString) {
+      if (code === 0x5c) at++
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x3c) return true
+  }
+  return false
 }
 
 const shortened = (message: string) => (message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message)

@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js'
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
-import { WarningList } from '../core/json-value.ts'
+import { jsonStringBytes, WarningList } from '../core/json-value.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { UNTRUSTED_CALLS_PER_CLIENT } from '../core/overrun.ts'
@@ -411,7 +411,7 @@ function matchAll(matcher: Matcher, input: string, global: boolean, sticky: bool
   const matches: MatchEntry[] = []
   let truncated = false
   // Every match repeats each group's name: a long name over many matches is as large as their text.
-  const groupsSize = matcher.groups.reduce((size, { name }) => size + GROUP_OVERHEAD + (name === null ? 0 : jsonBytesOf(name)), 0)
+  const groupsSize = matcher.groups.reduce((size, { name }) => size + GROUP_OVERHEAD + (name === null ? 0 : jsonStringBytes(name)), 0)
   for (const found of matchesOf(matcher, input, global, sticky)) {
     if (matches.length === maxMatches) {
       truncated = true
@@ -433,24 +433,6 @@ function matchAll(matcher: Matcher, input: string, global: boolean, sticky: bool
     })
   }
   return { matches, truncated }
-}
-
-/** The answer's size in JSON bytes, exactly: a string of control characters or lone surrogates takes six bytes a code unit. */
-function jsonBytesOf(text: string): number {
-  let bytes = 2
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i)
-    if (unit < 0x20) bytes += unit === 8 || unit === 9 || unit === 10 || unit === 12 || unit === 13 ? 2 : 6
-    else if (unit === 0x22 || unit === 0x5c) bytes += 2
-    else if (unit < 0x80) bytes += 1
-    else if (unit < 0x800) bytes += 2
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4
-      i++
-    } else if (unit >= 0xd800 && unit <= 0xdfff) bytes += 6
-    else bytes += 3
-  }
-  return bytes
 }
 
 /** The strings of the result, for the exact size and the lone-surrogate check. */
@@ -682,7 +664,7 @@ export const regex = defineOperation({
     const exact = budget.used * 6 > OUTPUT_LIMIT_BYTES
     for (const text of stringsOf(answer.result)) {
       if (!text.isWellFormed()) lone++
-      if (exact) bytes += jsonBytesOf(text)
+      if (exact) bytes += jsonStringBytes(text)
     }
     if (bytes > OUTPUT_LIMIT_BYTES) {
       throw limitExceeded(`The result would be about ${bytes} bytes of JSON, more than the ${OUTPUT_LIMIT_BYTES}-byte output limit`, {
