@@ -340,6 +340,35 @@ describe('json-types', () => {
     for (const language of ['zod', 'python', 'java', 'csharp', 'swift']) assert.equal((await run({ input: 1, language })).warnings.length, 1, language)
   })
 
+  test('a number beyond the range of a double is typed as a number in every language, never as null', async () => {
+    // JavaScript reads these as Infinity, which JSON.stringify would write as null.
+    const NUMBER_TYPES = {
+      typescript: /^ {4}a: number;$/m,
+      zod: /"a": z\.number\(\),/,
+      go: /^\tA float64 `json:"a"`$/m,
+      rust: /^ {4}pub a: f64,$/m,
+      python: /^ {4}a: float$/m,
+      java: /^ {4}private double a;$/m,
+      csharp: /public double A \{ get; set; \}/,
+      kotlin: /^ {4}val a: Double$/m,
+      swift: /^ {4}let a: Double$/m,
+      jsonSchema: /"a": \{\s*"type": "number"\s*\}/,
+    } as const satisfies Record<(typeof LANGUAGES)[number], RegExp>
+    for (const language of LANGUAGES) {
+      const text = await run({ input: '{"a": 1e400}', language })
+      assert.match(text.result, NUMBER_TYPES[language], language)
+      assert.deepEqual(text.warnings, ['input: the number 1e400 has no exact double, so it is read as Infinity'], language)
+      const value = await run({ input: { a: -Infinity }, language })
+      assert.match(value.result, NUMBER_TYPES[language], language)
+      assert.deepEqual(value.warnings, ['input: a number beyond the range of a double was read as -Infinity: it is typed as a number with a fraction'])
+    }
+    // The kind of the literal is kept: digits alone are a whole number (Python's int has no bound), a fraction is not.
+    const digits = `1${'0'.repeat(400)}`
+    const python = await typesOf({ input: `[{"a": ${digits}, "b": 2.5e999}, {"a": 1, "b": 1}]`, multipleSamples: true, language: 'python' })
+    assert.match(python, /^ {4}a: int\n {4}b: float$/m)
+    assert.match(await typesOf({ input: `{"a": ${digits}}`, language: 'go' }), /^\tA float64 `json:"a"`$/m)
+  })
+
   test('refuses what it cannot process, saying why', async () => {
     await expectRefusal(run({ input: 1, language: 'cobol' }), { code: 'VALIDATION_ERROR', field: 'language' })
     await expectRefusal(run({ input: 1, rootName: '1Root' }), { code: 'VALIDATION_ERROR', field: 'rootName' })

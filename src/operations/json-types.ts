@@ -70,7 +70,8 @@ function readSamples(input: unknown, multipleSamples: boolean, warnings: Warning
 
 /**
  * A JSON value sent in the body was read as JavaScript reads it, so an integer beyond 2^53 may
- * already have lost digits: the types are right, but the caller should know.
+ * already have lost digits, and a number beyond a double's range became Infinity: the types are
+ * right, but the caller should know.
  */
 function warnOfUnsafeIntegers(root: unknown, warnings: WarningList): void {
   const pending: unknown[] = [root]
@@ -81,6 +82,8 @@ function warnOfUnsafeIntegers(root: unknown, warnings: WarningList): void {
         warnings.add(
           `input: the integer ${value} is beyond 2^53, where a double (as JSON is read here) holds only some integers: its digits may have been changed`,
         )
+      } else if (!Number.isFinite(value)) {
+        warnings.add(`input: a number beyond the range of a double was read as ${value}: it is typed as a number with a fraction`)
       }
     } else if (value !== null && typeof value === 'object') for (const child of Object.values(value)) pending.push(child)
   }
@@ -108,11 +111,43 @@ function unusedOptions(fields: Fields): string[] {
   return unused.map((reason) => `${reason}: ignored`)
 }
 
+/** A number with a fraction, standing in for one that has a fraction or an exponent. */
+const FRACTIONAL_STAND_IN = 0.5
+
+/** A literal that JSON.parse reads as Infinity replaced by a finite number of the same kind, whole or not. */
+function standInFor(literal: string | undefined, value: number): number {
+  // The largest whole double is what quicktype itself would see for a long literal of digits: a whole
+  // number, too large for any fixed-size integer type.
+  return literal !== undefined && !/[.eE]/.test(literal) ? Math.sign(value) * Number.MAX_VALUE : FRACTIONAL_STAND_IN
+}
+
+/**
+ * The samples as the text quicktype reads. A number beyond a double's range is Infinity here, which
+ * JSON.stringify writes as null, so quicktype would type it as null: a finite stand-in of its kind
+ * takes its place. The kind comes from the literal in JSON text; a value sent in the body has lost
+ * its literal, and is typed as a number with a fraction, as most JSON readers read such a number.
+ */
+function samplesForQuicktype(input: unknown, multipleSamples: boolean, samples: unknown[]): string[] {
+  let outOfRange = false
+  const texts = samples.map((sample) =>
+    JSON.stringify(sample, (_key, value: unknown) => {
+      if (typeof value !== 'number' || Number.isFinite(value)) return value
+      outOfRange = true
+      return FRACTIONAL_STAND_IN
+    }),
+  )
+  if (!outOfRange || typeof input !== 'string') return texts
+  const reread: unknown = JSON.parse(input, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && !Number.isFinite(value) ? standInFor(context?.source, value) : value,
+  )
+  return (multipleSamples ? (reread as unknown[]) : [reread]).map((sample) => JSON.stringify(sample))
+}
+
 async function generate(samples: unknown[], fields: Fields, language: QuicktypeLanguage): Promise<string> {
   const { InputData, jsonInputForTargetLanguage, quicktype } = await quicktypeCore()
   const lang = QUICKTYPE_NAMES[language]
   const jsonInput = jsonInputForTargetLanguage(lang)
-  await jsonInput.addSource({ name: fields.rootName, samples: samples.map((sample) => JSON.stringify(sample)) })
+  await jsonInput.addSource({ name: fields.rootName, samples: samplesForQuicktype(fields.input, fields.multipleSamples, samples) })
   const inputData = new InputData()
   inputData.addInput(jsonInput)
   // The boolean just-types is known to every renderer (an enum `features` is not); Rust writes its usage comment unless told not to.
@@ -233,7 +268,7 @@ export const jsonTypes = defineOperation({
     '`justTypes` (the default) writes the types alone; false adds the helpers quicktype writes to parse and serialise them (a `Convert` class that checks types at run time in TypeScript, Jackson in Java and Kotlin, System.Text.Json in C#, Codable in Swift, `from_dict`/`to_dict` in Python, marshalling functions in Go, a usage comment in Rust); a Zod schema is its own parser, so `zod` changes nothing. ' +
     'Strings stay strings and every key is a property unless asked: `inferDateTimes` types ISO 8601 strings as dates (not in Rust), `inferIntegerStrings` types strings of digits as integers (C# and Python only), `inferEnums` turns a string property into an enum when its values repeat (at least ten values, fewer distinct ones than their square root), each off by default because code that reads the JSON with a plain parser gets strings; `inferMaps` (on) types an object whose keys look like data (ids, dates) as a map rather than a class of those keys. `allOptional` makes every property optional. ' +
     "`jsonSchema` is the same schema json-schema writes with `action: infer` (2020-12, genson's rules, `required` the keys in every sample): `allOptional` leaves `required` out, `inferDateTimes` writes the date-time, date and time formats, and the other options, which only quicktype's languages use, are ignored with a warning. " +
-    'Numbers are typed as JavaScript reads JSON: an integer beyond 2^53 sent as a JSON value (which may have lost digits on the way in) is warned of, as is a number literal in JSON text that a double cannot hold exactly. A `$ref` in a sample is data, never a reference to fetch. ' +
+    'Numbers are typed as JavaScript reads JSON: an integer beyond 2^53 sent as a JSON value (which may have lost digits on the way in) is warned of, as is a number literal in JSON text that a double cannot hold exactly; a number beyond the range of a double (`1e400`, which JavaScript reads as Infinity) is still typed as a number: a floating-point one, or a Python `int` for a literal in JSON text of digits alone. A `$ref` in a sample is data, never a reference to fetch. ' +
     `Refused with 422 INVALID_INPUT: JSON text that does not parse (its position, line and column), and with \`multipleSamples\` an input that is not a non-empty array. Refused with 422 LIMIT_EXCEEDED: samples nested deeper than ${MAX_NESTING_DEPTH} levels (checked before quicktype sees them), generated code larger than the 16 MiB output limit, and samples quicktype cannot handle within its stack or the memory a task may use. ` +
     'Every call runs on a worker thread (quicktype is a large library, loaded there on the first call): one that runs past the time budget, which samples of thousands of distinct keys or shapes can (quicktype\'s cost grows faster than their number), is stopped and answered 422 LIMIT_EXCEEDED (`details.reason: "timeout"`), since the same samples would run out again.',
   input: Type.Object(
