@@ -375,6 +375,28 @@ describe('json-types', () => {
     await expectRefusal(run({ input: 1, rootName: 'a'.repeat(65) }), { code: 'VALIDATION_ERROR', field: 'rootName' })
     await expectRefusal(run({ input: 1, rootName: 'Root Type' }), { code: 'VALIDATION_ERROR', field: 'rootName' })
     await expectRefusal(run({ input: 1, language: 'java', packageName: 'com.example;import' }), { code: 'VALIDATION_ERROR', field: 'packageName' })
+    // Dotted names: no empty segment, no trailing dot, each segment an identifier, in every language.
+    for (const [language, packageName] of [
+      ['java', 'a.b.'],
+      ['kotlin', 'a..b'],
+      ['csharp', 'Example.'],
+      ['java', 'com.1example'],
+      ['python', 'a.b.'],
+      ['go', 'a.b.'],
+      ['java', `a${'.b'.repeat(64)}`],
+    ]) {
+      await expectRefusal(run({ input: { a: 1 }, language, packageName }), { code: 'VALIDATION_ERROR', field: 'packageName' })
+    }
+    // A Go package clause names one identifier.
+    for (const packageName of ['a.b', 'Models', '_x.y', 'v2.models']) {
+      await expectRefusal(run({ input: { a: 1 }, language: 'go', packageName }), {
+        code: 'VALIDATION_ERROR',
+        field: 'packageName',
+        message: /^packageName must be one Go identifier for go: lower-case letters, digits and underscores/,
+      })
+    }
+    assert.match(await typesOf({ input: { a: 1 }, language: 'go', packageName: 'models_v2' }), /^package models_v2$/m)
+    assert.match(await typesOf({ input: { a: 1 }, language: 'csharp', packageName: '_Example.V2' }), /^namespace _Example\.V2$/m)
     await expectRefusal(run({ input: 1, justTypes: 'yes' }), { code: 'VALIDATION_ERROR', field: 'justTypes' })
     await expectRefusal(run({ input: 1, language: 'typescript', lang: 'go' }), { code: 'VALIDATION_ERROR' })
     await expectRefusal(run({ input: '{"id": 1,}' }), { code: 'INVALID_INPUT', details: { field: 'input', position: 9, line: 1, column: 10 } })

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { commonJsExports } from '../core/commonjs.ts'
-import { invalidInput, limitExceeded } from '../core/errors.ts'
+import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { parseJsonText, WarningList, warnOfInexactNumbers } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
@@ -34,7 +34,10 @@ const INTEGER_STRING_LANGUAGES: ReadonlySet<Language> = new Set(['csharp', 'pyth
 const DECLARATION = /^\s*(?:(?:export|pub|public|partial|data|final) )*(?:interface|type|typealias|class|struct|enum|const) \w/m
 
 const ROOT_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,63}$'
-const PACKAGE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_.]{0,127}$'
+/** Identifiers joined by single dots, as Java and Kotlin packages and C# namespaces are: no empty segment, no trailing dot. */
+const PACKAGE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)*$'
+/** A Go package clause names one identifier, lower case by Go's convention. */
+const GO_PACKAGE_NAME = /^[a-z_][a-z0-9_]*$/
 const DEFAULT_ROOT_NAME = 'Root'
 
 // quicktype-core is large and CommonJS at heart: only the worker thread that generates code loads it.
@@ -202,6 +205,12 @@ export function joinedWithinLimit(lines: readonly string[], limit = OUTPUT_LIMIT
 }
 
 async function typesOf(fields: Fields) {
+  if (fields.language === 'go' && fields.packageName !== undefined && !GO_PACKAGE_NAME.test(fields.packageName)) {
+    throw validationError(
+      'packageName',
+      `must be one Go identifier for go: lower-case letters, digits and underscores, not starting with a digit (no dots: a Go package clause names one package); '${fields.packageName}' is not one`,
+    )
+  }
   const warnings = new WarningList()
   const samples = readSamples(fields.input, fields.multipleSamples, warnings)
   for (const unused of unusedOptions(fields)) warnings.add(unused)
@@ -264,7 +273,7 @@ export const jsonTypes = defineOperation({
   description:
     'Writes the types a JSON document has, in one of ten languages, with quicktype: TypeScript interfaces, a Zod schema, Go structs, Rust structs (serde), Python dataclasses (Python 3.10 syntax), Java classes, C# classes, Kotlin data classes, Swift structs, or a JSON Schema. ' +
     '`input` is one sample, a JSON value or its text (a string is read as JSON text, so a string sample is sent as "\\"abc\\""); with `multipleSamples`, `input` is an array whose items are the samples, and every type fits them all: a key missing from some sample is optional, a value that is `null` in some sample is nullable, an integer and a number make a number. ' +
-    '`rootName` names the top-level type, spelled as the language spells type names (`user_record` is `UserRecord`; other names come from the keys); a root that is an array or a map of objects names the type of its items, and a root that is a scalar, or an array or map of no object, is declared only where the language has type aliases (a TypeScript scalar, Go, Rust, Kotlin), with a warning when nothing is declared; `packageName` sets the Java or Kotlin package, the C# namespace or the Go package clause. ' +
+    '`rootName` names the top-level type, spelled as the language spells type names (`user_record` is `UserRecord`; other names come from the keys); a root that is an array or a map of objects names the type of its items, and a root that is a scalar, or an array or map of no object, is declared only where the language has type aliases (a TypeScript scalar, Go, Rust, Kotlin), with a warning when nothing is declared; `packageName` sets the Java or Kotlin package or the C# namespace (identifiers joined by single dots) or the Go package clause (one lower-case identifier, no dots: anything else is refused with 400). ' +
     '`justTypes` (the default) writes the types alone; false adds the helpers quicktype writes to parse and serialise them (a `Convert` class that checks types at run time in TypeScript, Jackson in Java and Kotlin, System.Text.Json in C#, Codable in Swift, `from_dict`/`to_dict` in Python, marshalling functions in Go, a usage comment in Rust); a Zod schema is its own parser, so `zod` changes nothing. ' +
     'Strings stay strings and every key is a property unless asked: `inferDateTimes` types ISO 8601 strings as dates (not in Rust), `inferIntegerStrings` types strings of digits as integers (C# and Python only), `inferEnums` turns a string property into an enum when its values repeat (at least ten values, fewer distinct ones than their square root), each off by default because code that reads the JSON with a plain parser gets strings; `inferMaps` (on) types an object whose keys look like data (ids, dates) as a map rather than a class of those keys. `allOptional` makes every property optional. ' +
     "`jsonSchema` is the same schema json-schema writes with `action: infer` (2020-12, genson's rules, `required` the keys in every sample): `allOptional` leaves `required` out, `inferDateTimes` writes the date-time, date and time formats, and the other options, which only quicktype's languages use, are ignored with a warning. " +
@@ -315,7 +324,9 @@ export const jsonTypes = defineOperation({
       packageName: Type.Optional(
         Type.String({
           pattern: PACKAGE_NAME_PATTERN,
-          description: "The Java or Kotlin package, C# namespace or Go package; the language's default when left out.",
+          maxLength: 128,
+          description:
+            "The Java or Kotlin package or C# namespace (identifiers joined by single dots: com.example), or the Go package (one lower-case identifier: models); the language's default when left out.",
         }),
       ),
     },
