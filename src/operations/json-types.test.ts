@@ -238,6 +238,11 @@ describe('json-types', () => {
     assert.match(await typesOf({ input: { a: 1 }, justTypes: false }), /export class Convert/)
     assert.doesNotMatch(await typesOf({ input: { a: 1 }, language: 'rust' }), /^\/\/ Example code/m)
     assert.match(await typesOf({ input: { a: 1 }, language: 'rust', justTypes: false }), /^\/\/ Example code/m)
+    // Swift's usage comment shows an initialiser only the helpers write.
+    const swift = await typesOf({ input: { a: 1 }, language: 'swift' })
+    assert.doesNotMatch(swift, /try Root|To parse the JSON/)
+    assert.match(swift, /^import Foundation\n/)
+    assert.match(await typesOf({ input: { a: 1 }, language: 'swift', justTypes: false }), /^\/\/ {3}let root = try Root\(json\)$/m)
     assert.doesNotMatch(await typesOf({ input: { a: 1 }, language: 'python' }), /def from_dict/)
     assert.match(await typesOf({ input: { a: 1 }, language: 'python', justTypes: false }), /def from_dict/)
     // Strings stay strings unless an inference is asked for.

@@ -189,7 +189,19 @@ async function generate(samples: unknown[], fields: Fields, language: QuicktypeL
     }
     throw error
   }
+  // Swift writes a usage comment whatever the options say (quicktype has no option that leaves it out), and
+  // its example calls an initialiser that only the helpers define.
+  if (language === 'swift' && fields.justTypes) lines = withoutLeadingComment(lines)
   return joinedWithinLimit(lines)
+}
+
+/** The lines after the comment block they begin with and the blank lines that follow it. */
+function withoutLeadingComment(lines: readonly string[]): string[] {
+  let start = 0
+  while (start < lines.length && lines[start].startsWith('//')) start++
+  if (start === 0) return [...lines]
+  while (start < lines.length && lines[start].trim() === '') start++
+  return lines.slice(start)
 }
 
 /**
