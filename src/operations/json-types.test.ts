@@ -75,6 +75,8 @@ describe('json-types', () => {
     }
     // 3. Python: required fields first, the optional ones defaulting to None (quicktype 26 writes Python 3.10's
     //    `list[str]` and `str | None`, where the vector, seen with an older target, wrote List[str] and Optional[str]).
+    //    The description says so: such code does not run on an older Python.
+    assert.match(jsonTypes.description, /Python dataclasses \([^)]*needs Python 3\.10 or newer\)/)
     assert.match(
       squeezed(await typesOf({ ...USERS, language: 'python' })),
       /@dataclass class User: id: int name: str tags: list\[str\] email: str \| None = None created_at: str \| None = None nick: str \| None = None$/,

@@ -283,7 +283,7 @@ export const jsonTypes = defineOperation({
     'code generation',
   ],
   description:
-    'Writes the types a JSON document has, in one of ten languages, with quicktype: TypeScript interfaces, a Zod schema, Go structs, Rust structs (serde), Python dataclasses (Python 3.10 syntax), Java classes, C# classes, Kotlin data classes, Swift structs, or a JSON Schema. ' +
+    'Writes the types a JSON document has, in one of ten languages, with quicktype: TypeScript interfaces, a Zod schema, Go structs, Rust structs (serde), Python dataclasses (written in Python 3.10 syntax, `str | None` and `list[str]`, so the output needs Python 3.10 or newer), Java classes, C# classes, Kotlin data classes, Swift structs, or a JSON Schema. ' +
     '`input` is one sample, a JSON value or its text (a string is read as JSON text, so a string sample is sent as "\\"abc\\""); with `multipleSamples`, `input` is an array whose items are the samples, and every type fits them all: a key missing from some sample is optional, a value that is `null` in some sample is nullable, an integer and a number make a number. ' +
     '`rootName` names the top-level type, spelled as the language spells type names (`user_record` is `UserRecord`; other names come from the keys); a root that is an array or a map of objects names the type of its items, and a root that is a scalar, or an array or map of no object, is declared only where the language has type aliases (a TypeScript scalar, Go, Rust, Kotlin), with a warning when nothing is declared; `packageName` sets the Java or Kotlin package or the C# namespace (identifiers joined by single dots) or the Go package clause (one lower-case identifier, no dots: anything else is refused with 400). ' +
     '`justTypes` (the default) writes the types alone; false adds the helpers quicktype writes to parse and serialise them (a `Convert` class that checks types at run time in TypeScript, Jackson in Java and Kotlin, System.Text.Json in C#, Codable in Swift, `from_dict`/`to_dict` in Python, marshalling functions in Go, a usage comment in Rust); a Zod schema is its own parser, so `zod` changes nothing. ' +
@@ -302,7 +302,7 @@ export const jsonTypes = defineOperation({
       language: withDefault(
         Type.Enum(LANGUAGES, {
           description:
-            'The language to write: typescript (interfaces), zod, go, rust (serde), python (dataclasses), java, csharp, kotlin, swift (structs) or jsonSchema (2020-12).',
+            'The language to write: typescript (interfaces), zod, go, rust (serde), python (dataclasses, for Python 3.10 or newer), java, csharp, kotlin, swift (structs) or jsonSchema (2020-12).',
         }),
         'typescript',
       ),
