@@ -17,6 +17,7 @@ import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
 import { id } from './id.ts'
+import { idn } from './idn.ts'
 import { ipAddress } from './ip-address.ts'
 import { jq } from './jq.ts'
 import { json } from './json.ts'
@@ -80,6 +81,7 @@ export const typedOperations = [
   hmac,
   htmlEntity,
   id,
+  idn,
   ipAddress,
   jq,
   json,

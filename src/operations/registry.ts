@@ -25,6 +25,7 @@ export const operationLoaders = {
   hmac: () => import('./hmac.ts').then((module) => module.hmac),
   'html-entity': () => import('./html-entity.ts').then((module) => module.htmlEntity),
   id: () => import('./id.ts').then((module) => module.id),
+  idn: () => import('./idn.ts').then((module) => module.idn),
   'ip-address': () => import('./ip-address.ts').then((module) => module.ipAddress),
   jq: () => import('./jq.ts').then((module) => module.jq),
   json: () => import('./json.ts').then((module) => module.json),
