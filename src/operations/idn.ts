@@ -1,3 +1,4 @@
+/// <reference path="../types/tr46-internals.d.ts" />
 import { type Static, Type } from 'typebox'
 import { showCharacter } from '../core/charsets.ts'
 import { invalidInput } from '../core/errors.ts'
