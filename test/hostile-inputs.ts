@@ -617,6 +617,18 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     ...hostile('docker-compose runToCompose with a field of composeToRun', 'docker-compose', { input: 'docker run x', service: 'x' }, 400, 'VALIDATION_ERROR'),
     field: 'service',
   },
+  hostile('idn toAscii of 1,024 ZERO WIDTH NON-JOINERs', 'idn', { input: '\u200C'.repeat(1024) }, 422, 'INVALID_INPUT'),
+  hostile('idn toUnicode of 1,024 empty labels', 'idn', { input: '.'.repeat(1024), action: 'toUnicode' }, 200),
+  hostile('idn toUnicode of 1,024 characters that each map to 18', 'idn', { input: '\uFDFA'.repeat(1024), action: 'toUnicode' }, 200),
+  hostile('idn toUnicode of 1,024 combining marks', 'idn', { input: '\u0308'.repeat(1024), action: 'toUnicode' }, 200),
+  hostile('idn toUnicode of 256 right-to-left labels breaking the Bidi rule', 'idn', { input: '\u05D01.a'.repeat(256), action: 'toUnicode' }, 200),
+  {
+    ...hostile('idn toAscii of a label Punycode cannot encode', 'idn', { input: `${'\uFDFA'.repeat(900)}\u{3134A}`, checkBidi: false }, 422, 'INVALID_INPUT'),
+    message: /Punycode/,
+  },
+  { ...hostile('idn decode of 1,024 digits, overflowing', 'idn', { input: '9'.repeat(1024), action: 'decode' }, 422, 'INVALID_INPUT'), message: /overflows/ },
+  { ...hostile('idn of 1,025 characters', 'idn', { input: 'a'.repeat(1025) }, 400, 'VALIDATION_ERROR'), field: 'input' },
+  { ...hostile('idn encode of a lone surrogate', 'idn', { input: 'a\uD800', action: 'encode' }, 422, 'INVALID_INPUT') },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]

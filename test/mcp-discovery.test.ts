@@ -233,6 +233,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     check: (data) => assert.deepEqual(data.bot, { isBot: true, name: 'Googlebot' }),
   },
   {
+    task: 'convert an internationalized domain name with umlauts to punycode xn--',
+    operation: 'idn',
+    arguments: { input: 'bücher.example' },
+    check: (data) => assert.equal(data.result, 'xn--bcher-kva.example'),
+  },
+  {
     task: 'what does http status code 422 mean',
     operation: 'lookup',
     arguments: { table: 'httpStatus', input: 422 },

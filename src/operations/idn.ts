@@ -1,6 +1,7 @@
 /// <reference path="../types/tr46-internals.d.ts" />
 import { type Static, Type } from 'typebox'
 import { showCharacter } from '../core/charsets.ts'
+import { commonJsExports } from '../core/commonjs.ts'
 import { invalidInput } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { defineOperation, type OperationInput, withDefault } from '../core/operation.ts'
@@ -11,8 +12,12 @@ type ErrorCode = (typeof ERROR_CODES)[number]
 
 /** The engines, loaded with the first call (see lazily): tr46 carries a mapping table of the whole of Unicode. */
 const engines = lazily(async () => {
-  const [{ default: punycode }, tr46, regexes] = await Promise.all([import('punycode/punycode.js'), import('tr46'), import('tr46/lib/regexes.js')])
-  return { punycode, tr46, regexes }
+  const [punycode, tr46, regexes] = await Promise.all([import('punycode/punycode.js'), import('tr46'), import('tr46/lib/regexes.js')])
+  return {
+    punycode: commonJsExports(punycode) as unknown as Pick<typeof import('punycode/punycode.js'), 'encode' | 'decode'>,
+    tr46: commonJsExports(tr46),
+    regexes: commonJsExports(regexes),
+  }
 })
 type Engines = Awaited<ReturnType<typeof engines>>
 
