@@ -332,8 +332,8 @@ function findErrors({ tr46, punycode, regexes }: Engines, text: string, flags: F
     } else {
       // UTS #46 ToUnicode reports an empty label (X4_2) but for the root label after a trailing dot.
       const inner = labels.length > 1 ? labels.slice(0, -1) : labels
-      inner.forEach(({ text: label, start }, index) => {
-        if (unicodeLabels[index] === '' && label !== undefined) {
+      inner.forEach(({ start }, index) => {
+        if (unicodeLabels[index] === '') {
           errors.push({ code: 'dnsLength', label: index, position: start, message: `label ${index} is empty; turn verifyDnsLength off to allow it` })
         }
       })
