@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+/// <reference path="../types/tr46-internals.d.ts" />
 import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
@@ -176,6 +177,20 @@ const ASSIGNED_IN_UNICODE_18 = ['\u{3E8AC}', '\u{3F8CD}']
 const hasLoneSurrogate = (text: string) => /\p{Cs}/u.test(text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''))
 
 describe('idn', () => {
+  test("tr46's own property tables, which the operation reads, still have the shape it expects", async () => {
+    const regexes = commonJsExports(await import('tr46/lib/regexes.js'))
+    assert.ok(regexes.bidiDomain instanceof RegExp && regexes.combiningMarks instanceof RegExp)
+    assert.deepEqual(
+      ['\u05D0', '\u0661', 'a'].map((text) => regexes.bidiDomain.test(text)),
+      [true, true, false],
+      'Hebrew (R) and Arabic-Indic digits (AN) make a Bidi domain name',
+    )
+    assert.deepEqual(
+      ['\u0308', 'a'].map((text) => regexes.combiningMarks.test(text)),
+      [true, false],
+    )
+  })
+
   test('says what it does: no placeholder is left', () => {
     assert.deepEqual(JSON.stringify(idn).match(/TODO[^"]*/g) ?? [], [], 'replace every TODO in src/operations/idn.ts')
   })

@@ -10,7 +10,15 @@ const ACTIONS = ['toAscii', 'toUnicode', 'encode', 'decode'] as const
 const ERROR_CODES = ['disallowed', 'combiningMark', 'punycode', 'hyphens', 'std3', 'joiners', 'bidi', 'dnsLength'] as const
 type ErrorCode = (typeof ERROR_CODES)[number]
 
-/** The engines, loaded with the first call (see lazily): tr46 carries a mapping table of the whole of Unicode. */
+/**
+ * The engines, loaded with the first call (see lazily): tr46 carries a mapping table of the whole of
+ * Unicode. tr46 answers only whether a name fails; to say which rule a label breaks, the checks are
+ * run again one at a time, and whether the Bidi rule applies at all (a name with right-to-left
+ * characters) and whether a label starts with a combining mark are read from tr46's own Unicode
+ * property tables (lib/regexes.js, which it ships but does not document), so that they are of the
+ * same Unicode version as its mapping; JavaScript has no Bidi_Class property escape. The version is
+ * pinned, and the tests fail if those tables change shape.
+ */
 const engines = lazily(async () => {
   const [punycode, tr46, regexes] = await Promise.all([import('punycode/punycode.js'), import('tr46'), import('tr46/lib/regexes.js')])
   return {
@@ -384,7 +392,7 @@ function encodePunycode({ punycode }: Engines, text: string): string {
 
 export const idn = defineOperation({
   name: 'idn',
-  category: 'converters',
+  category: 'encoders',
   summary: 'Convert internationalized domain names to and from Punycode (UTS #46 toASCII/toUnicode, raw RFC 3492)',
   title: 'IDN / Punycode',
   aliases: [
