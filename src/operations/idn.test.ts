@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-/// <reference path="../types/tr46-internals.d.ts" />
 import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
