@@ -11,6 +11,7 @@ import { cron } from './cron.ts'
 import { csvJson } from './csv-json.ts'
 import { diff } from './diff.ts'
 import { dockerCompose } from './docker-compose.ts'
+import { extract } from './extract.ts'
 import { format } from './format.ts'
 import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
@@ -75,6 +76,7 @@ export const typedOperations = [
   csvJson,
   diff,
   dockerCompose,
+  extract,
   format,
   hash,
   hexText,

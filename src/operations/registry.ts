@@ -19,6 +19,7 @@ export const operationLoaders = {
   'csv-json': () => import('./csv-json.ts').then((module) => module.csvJson),
   diff: () => import('./diff.ts').then((module) => module.diff),
   'docker-compose': () => import('./docker-compose.ts').then((module) => module.dockerCompose),
+  extract: () => import('./extract.ts').then((module) => module.extract),
   format: () => import('./format.ts').then((module) => module.format),
   hash: () => import('./hash.ts').then((module) => module.hash),
   'hex-text': () => import('./hex-text.ts').then((module) => module.hexText),
