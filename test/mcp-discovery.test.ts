@@ -250,6 +250,16 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: 'docker run -d -p 8080:80 --name web nginx' },
     check: (data) => assert.equal(data.result, 'services:\n  web:\n    image: nginx\n    container_name: web\n    ports:\n      - "8080:80"\n'),
   },
+  {
+    task: 'pull the ioc urls and ip addresses out of this threat report',
+    operation: 'extract',
+    arguments: { input: 'C2 at hxxp://evil[.]example/gate.php and 203.0.113.7', types: ['url', 'ipv4'] },
+    check: (data) =>
+      assert.deepEqual(
+        (data.result as Array<{ fanged: string }>).map((item) => item.fanged),
+        ['http://evil.example/gate.php', '203.0.113.7'],
+      ),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

@@ -29,7 +29,11 @@ const HASH_CANDIDATES: Readonly<Record<number, readonly string[]>> = {
 /** The IANA root zone's TLDs (tlds), loaded with the first call. */
 const topLevelDomains = lazily(async () => new Set((await import('tlds', { with: { type: 'json' } })).default as string[]))
 /** The URL Standard's parser, which decides whether a URL candidate is a URL. */
-const whatwgUrl = lazily(() => import('whatwg-url'))
+const whatwgUrl = lazily(async () => {
+  const module = await import('whatwg-url')
+  // A CommonJS module: the bundle gives its exports as the default export.
+  return typeof module.parseURL === 'function' ? module : (module as unknown as { default: typeof module }).default
+})
 
 // ---- Characters ----
 
