@@ -637,7 +637,10 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   hostile('defang of 50,000 e-mail addresses', 'extract', { input: 'a@b.co '.repeat(50_000), action: 'defang' }, 200),
   { ...hostile('extract with a type it does not know', 'extract', { input: 'x', types: ['phone'] }, 400, 'VALIDATION_ERROR'), field: 'types[0]' },
   { ...hostile('extract with maxResults past 100,000', 'extract', { input: 'x', maxResults: 100_001 }, 400, 'VALIDATION_ERROR'), field: 'maxResults' },
-  { ...hostile('defang of hashes, which have no defanged form', 'extract', { input: 'x', action: 'defang', types: ['hash'] }, 400, 'VALIDATION_ERROR'), field: 'types' },
+  {
+    ...hostile('defang of hashes, which have no defanged form', 'extract', { input: 'x', action: 'defang', types: ['hash'] }, 400, 'VALIDATION_ERROR'),
+    field: 'types',
+  },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]
