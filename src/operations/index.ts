@@ -9,6 +9,7 @@ import { color } from './color.ts'
 import { compress } from './compress.ts'
 import { cron } from './cron.ts'
 import { csvJson } from './csv-json.ts'
+import { datetime } from './datetime.ts'
 import { diff } from './diff.ts'
 import { dockerCompose } from './docker-compose.ts'
 import { extract } from './extract.ts'
@@ -74,6 +75,7 @@ export const typedOperations = [
   compress,
   cron,
   csvJson,
+  datetime,
   diff,
   dockerCompose,
   extract,

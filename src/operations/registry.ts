@@ -17,6 +17,7 @@ export const operationLoaders = {
   compress: () => import('./compress.ts').then((module) => module.compress),
   cron: () => import('./cron.ts').then((module) => module.cron),
   'csv-json': () => import('./csv-json.ts').then((module) => module.csvJson),
+  datetime: () => import('./datetime.ts').then((module) => module.datetime),
   diff: () => import('./diff.ts').then((module) => module.diff),
   'docker-compose': () => import('./docker-compose.ts').then((module) => module.dockerCompose),
   extract: () => import('./extract.ts').then((module) => module.extract),
