@@ -260,6 +260,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
         ['http://evil.example/gate.php', '203.0.113.7'],
       ),
   },
+  {
+    task: 'how many days between two dates',
+    operation: 'datetime',
+    arguments: { input: '2024-01-01', action: 'difference', end: '2024-03-01', largestUnit: 'days' },
+    check: (data) => assert.equal(data.result, 'P60D'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

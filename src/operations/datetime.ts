@@ -424,19 +424,86 @@ const INPUT = Type.Object(
 
 type Fields = OperationInput<typeof INPUT>
 
+/** Each action's answer, its fields in the order the output schema documents them. */
+function inSchemaOrder<T extends object>(data: T): T {
+  const entries = Object.entries(data)
+  const rank = (key: string) => OUTPUT_ORDER.indexOf(key)
+  return Object.fromEntries(entries.sort(([a], [b]) => rank(a) - rank(b))) as T
+}
+
+const OUTPUT = Type.Object({
+  result: Type.Union([Type.String(), Type.Integer()], {
+    description:
+      "add/subtract: the RFC 9557 result (a date for a date). difference: the ISO 8601 duration. convert: the first target's RFC 9557 date-time. info: the normalised input. businessDays: the count, or the resulting date.",
+  }),
+  action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
+  ...zonedOutput,
+  adjusted: Type.Optional(
+    Type.Union([Type.Object({ reason: Type.Enum(['constrained', 'gap', 'overlap'] as const) }), Type.Null()], {
+      description: 'add/subtract: why the result is not the plain sum: a day constrained to the month, or a wall time in a gap or overlap; null otherwise.',
+    }),
+  ),
+  human: Type.Optional(Type.String({ description: 'difference: the duration in words, its magnitude ("1 year, 2 months, 3 days").' })),
+  sign: Type.Optional(Type.Integer({ minimum: -1, maximum: 1, description: 'difference: -1 when end comes before input, 0 when equal, 1 otherwise.' })),
+  totals: Type.Optional(
+    Type.Object(
+      { days: Type.Number(), hours: Type.Number(), minutes: Type.Number(), seconds: Type.Number(), milliseconds: Type.Number() },
+      { description: 'difference: the whole difference in each unit, computed exactly from nanoseconds; days count calendar days from input.' },
+    ),
+  ),
+  conversions: Type.Optional(
+    Type.Array(
+      Type.Object({
+        timezone: Type.String(),
+        dateTime: Type.String({ description: 'RFC 9557 date-time in the zone.' }),
+        offset: Type.String(),
+        abbreviation: Type.String({ description: "Intl's short name, e.g. EST or GMT+1." }),
+        isDst: Type.Boolean(),
+      }),
+      { description: 'convert: the instant in each target zone.' },
+    ),
+  ),
+  date: Type.Optional(Type.String({ description: 'info: the date, YYYY-MM-DD.' })),
+  time: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'info: the time of day; null for a date.' })),
+  weekday: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'info: the ISO weekday, 1 Monday … 7 Sunday.' })),
+  weekdayName: Type.Optional(Type.String()),
+  isoWeek: Type.Optional(Type.Object({ yearOfWeek: Type.Integer(), week: Type.Integer() }, { description: 'info: the ISO 8601 week, e.g. 2020-W53.' })),
+  dayOfYear: Type.Optional(Type.Integer()),
+  daysInMonth: Type.Optional(Type.Integer()),
+  daysInYear: Type.Optional(Type.Integer()),
+  inLeapYear: Type.Optional(Type.Boolean()),
+  quarter: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+  isDst: Type.Optional(Type.Boolean({ description: 'info: whether daylight-saving time is in effect (zoned values).' })),
+  startOfDay: Type.Optional(Type.String({ description: 'info: the first instant of the day (zoned values); not always 00:00.' })),
+  hoursInDay: Type.Optional(Type.Number({ description: 'info: the length of the day in hours (zoned values): 23, 24 or 25 around daylight-saving changes.' })),
+  previousTransition: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "info: the zone's last offset change before this instant." })),
+  nextTransition: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "info: the zone's next offset change." })),
+  calendarDays: Type.Optional(Type.Integer({ description: 'businessDays: the calendar days from input to end (or to the result).' })),
+  weekendDays: Type.Optional(Type.Integer({ description: 'businessDays: the weekend days in between, skipped.' })),
+  holidaysHit: Type.Optional(Type.Integer({ description: 'businessDays: the holidays in between that fell on working days, skipped.' })),
+  tzdataVersion: Type.Optional(Type.String({ description: "The host's tz database version, for answers that depend on a zone's rules." })),
+})
+const OUTPUT_ORDER = Object.keys(OUTPUT.properties)
+
 export const datetime = defineOperation({
   name: 'datetime',
   category: 'converters',
   summary: 'Date arithmetic, differences, time zone conversion, calendar facts and business days (Temporal, RFC 9557)',
   title: 'Date and time calculator',
   aliases: [
+    'date',
+    'time',
+    'calendar',
     'date calculator',
+    'date math',
+    'add months',
     'date difference',
     'days between dates',
     'add days',
     'date add',
     'time zone converter',
     'timezone conversion',
+    'time zones',
     'dst',
     'daylight saving',
     'week number',
@@ -460,60 +527,7 @@ export const datetime = defineOperation({
     "Answers that depend on a zone's rules give `tzdataVersion`, the host's tz database version, since the rules change with it.",
   allowGet: true,
   input: INPUT,
-  output: Type.Object({
-    result: Type.Union([Type.String(), Type.Integer()], {
-      description:
-        "add/subtract: the RFC 9557 result (a date for a date). difference: the ISO 8601 duration. convert: the first target's RFC 9557 date-time. info: the normalised input. businessDays: the count, or the resulting date.",
-    }),
-    action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
-    ...zonedOutput,
-    adjusted: Type.Optional(
-      Type.Union([Type.Object({ reason: Type.Enum(['constrained', 'gap', 'overlap'] as const) }), Type.Null()], {
-        description: 'add/subtract: why the result is not the plain sum: a day constrained to the month, or a wall time in a gap or overlap; null otherwise.',
-      }),
-    ),
-    human: Type.Optional(Type.String({ description: 'difference: the duration in words, its magnitude ("1 year, 2 months, 3 days").' })),
-    sign: Type.Optional(Type.Integer({ minimum: -1, maximum: 1, description: 'difference: -1 when end comes before input, 0 when equal, 1 otherwise.' })),
-    totals: Type.Optional(
-      Type.Object(
-        { days: Type.Number(), hours: Type.Number(), minutes: Type.Number(), seconds: Type.Number(), milliseconds: Type.Number() },
-        { description: 'difference: the whole difference in each unit, computed exactly from nanoseconds; days count calendar days from input.' },
-      ),
-    ),
-    conversions: Type.Optional(
-      Type.Array(
-        Type.Object({
-          timezone: Type.String(),
-          dateTime: Type.String({ description: 'RFC 9557 date-time in the zone.' }),
-          offset: Type.String(),
-          abbreviation: Type.String({ description: "Intl's short name, e.g. EST or GMT+1." }),
-          isDst: Type.Boolean(),
-        }),
-        { description: 'convert: the instant in each target zone.' },
-      ),
-    ),
-    date: Type.Optional(Type.String({ description: 'info: the date, YYYY-MM-DD.' })),
-    time: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'info: the time of day; null for a date.' })),
-    weekday: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'info: the ISO weekday, 1 Monday … 7 Sunday.' })),
-    weekdayName: Type.Optional(Type.String()),
-    isoWeek: Type.Optional(Type.Object({ yearOfWeek: Type.Integer(), week: Type.Integer() }, { description: 'info: the ISO 8601 week, e.g. 2020-W53.' })),
-    dayOfYear: Type.Optional(Type.Integer()),
-    daysInMonth: Type.Optional(Type.Integer()),
-    daysInYear: Type.Optional(Type.Integer()),
-    inLeapYear: Type.Optional(Type.Boolean()),
-    quarter: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
-    isDst: Type.Optional(Type.Boolean({ description: 'info: whether daylight-saving time is in effect (zoned values).' })),
-    startOfDay: Type.Optional(Type.String({ description: 'info: the first instant of the day (zoned values); not always 00:00.' })),
-    hoursInDay: Type.Optional(
-      Type.Number({ description: 'info: the length of the day in hours (zoned values): 23, 24 or 25 around daylight-saving changes.' }),
-    ),
-    previousTransition: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "info: the zone's last offset change before this instant." })),
-    nextTransition: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "info: the zone's next offset change." })),
-    calendarDays: Type.Optional(Type.Integer({ description: 'businessDays: the calendar days from input to end (or to the result).' })),
-    weekendDays: Type.Optional(Type.Integer({ description: 'businessDays: the weekend days in between, skipped.' })),
-    holidaysHit: Type.Optional(Type.Integer({ description: 'businessDays: the holidays in between that fell on working days, skipped.' })),
-    tzdataVersion: Type.Optional(Type.String({ description: "The host's tz database version, for answers that depend on a zone's rules." })),
-  }),
+  output: OUTPUT,
   examples: [
     {
       summary: 'Add a month: January 31 is constrained to the end of February',
@@ -580,6 +594,12 @@ export const datetime = defineOperation({
     }
     const read = (text: string, field: string) => readValue(Temporal, text, field, options)
     try {
+      return inSchemaOrder(answer())
+    } catch (error) {
+      if (temporalRangeError(error)) throw outOfRange('The result')
+      throw error
+    }
+    function answer() {
       switch (action) {
         case 'add':
         case 'subtract':
@@ -593,9 +613,6 @@ export const datetime = defineOperation({
         case 'businessDays':
           return businessDays(Temporal, read(required('input'), 'input'), fields, read)
       }
-    } catch (error) {
-      if (temporalRangeError(error)) throw outOfRange('The result')
-      throw error
     }
   },
 })
