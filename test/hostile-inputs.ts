@@ -279,7 +279,7 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
       422,
       'INVALID_INPUT',
     ),
-    message: /^duration /,
+    message: /duration 'P9+Y' is not a valid duration/,
   },
   hostile('datetime of a Unix timestamp', 'datetime', { input: '1700000000' }, 422, 'INVALID_INPUT'),
   hostile('datetime with a critical unknown annotation', 'datetime', { input: '1970-01-01T00:00[UTC][!foo=bar]' }, 422, 'INVALID_INPUT'),

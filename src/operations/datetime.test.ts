@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
+import { Temporal } from 'temporal-polyfill'
 import { execute } from '../core/execute.ts'
 import { datetime } from './datetime.ts'
 
@@ -197,11 +200,31 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string; field?: str
 /** Whether an error names `field` in its details. */
 const names = (error: { details?: unknown }, field: string) => JSON.stringify(error.details ?? null).includes(`"${field}"`)
 
+/** test262's Temporal files vendored for the engine this operation bundles, run with their own harness. */
+const SUITE = new URL('../../test/fixtures/suites/test262-temporal/', import.meta.url).pathname
+const HARNESS = ['sta.js', 'assert.js'].map((file) => readFileSync(join(SUITE, 'harness', file), 'utf8')).join('\n')
+const suiteFiles = (readdirSync(join(SUITE, 'test'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js')).sort()
+
+/** The one helper of test262's temporalHelpers.js that the vendored files use. */
+const TemporalHelpers = {
+  assertPlainDate(date: InstanceType<typeof Temporal.PlainDate>, year: number, month: number, monthCode: string, day: number, description: string) {
+    assert.deepEqual([date.year, date.month, date.monthCode, date.day], [year, month, monthCode, day], description)
+  },
+}
+
 const isoDate = fc
   .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
   .map((date) => date.toISOString().slice(0, 10))
 
 describe('datetime', () => {
+  test('the vendored test262 Temporal files pass on the bundled engine, every case', () => {
+    assert.equal(suiteFiles.length, 4)
+    for (const file of suiteFiles) {
+      const code = readFileSync(join(SUITE, 'test', file), 'utf8')
+      assert.doesNotThrow(() => new Function('Temporal', 'TemporalHelpers', `${HARNESS}\n${code}`)(Temporal, TemporalHelpers), file)
+    }
+  })
+
   test('test262 Temporal cases: the same answers', async () => {
     for (const { source, input, expect } of TEST262) {
       const data = await run(input)
