@@ -407,13 +407,13 @@ const INPUT = Type.Object(
         description: 'businessDays: the working days to add (negative: go back), instead of end.',
       }),
     ),
-    weekend: withDefault(
+    // The default is written in the description: an array default cannot be a query parameter's example.
+    weekend: Type.Optional(
       Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), {
         maxItems: 7,
         uniqueItems: true,
-        description: 'businessDays: the weekend, as ISO weekdays (1 Monday … 7 Sunday).',
+        description: 'businessDays: the weekend, as ISO weekdays (1 Monday … 7 Sunday). Omitted: [6, 7], Saturday and Sunday.',
       }),
-      [6, 7],
     ),
     holidays: Type.Optional(
       Type.Array(Type.String({ maxLength: MAX_TEXT }), { maxItems: MAX_HOLIDAYS, description: 'businessDays: dates that are not working days (2024-12-25).' }),
@@ -585,6 +585,7 @@ export const datetime = defineOperation({
     }
     if (action !== 'businessDays') {
       misplaced('days', 'businessDays')
+      misplaced('weekend', 'businessDays')
       misplaced('holidays', 'businessDays')
     }
     const required = (field: 'input' | 'duration' | 'end') => {
@@ -797,7 +798,7 @@ function info(value: Value, timezone: string) {
 }
 
 function businessDays(Temporal: TemporalNamespace, start: Value, fields: Fields, read: (text: string, field: string) => Value) {
-  const { end, days, weekend, holidays = [] } = fields
+  const { end, days, weekend = [6, 7], holidays = [] } = fields
   if ((end === undefined) === (days === undefined))
     throw validationError(end === undefined ? 'end' : 'days', 'give one of end and days for businessDays, not both')
   if (weekend.length === 7) throw validationError('weekend', 'leaves no working day in the week')
