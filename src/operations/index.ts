@@ -53,6 +53,7 @@ import { tomlJson } from './toml-json.ts'
 import { unicode } from './unicode.ts'
 import { units } from './units.ts'
 import { url } from './url.ts'
+import { urlParse } from './url-parse.ts'
 import { userAgent } from './user-agent.ts'
 import { uuid } from './uuid.ts'
 import { xmlJson } from './xml-json.ts'
@@ -119,6 +120,7 @@ export const typedOperations = [
   unicode,
   units,
   url,
+  urlParse,
   userAgent,
   uuid,
   xmlJson,

@@ -61,6 +61,7 @@ export const operationLoaders = {
   unicode: () => import('./unicode.ts').then((module) => module.unicode),
   units: () => import('./units.ts').then((module) => module.units),
   url: () => import('./url.ts').then((module) => module.url),
+  'url-parse': () => import('./url-parse.ts').then((module) => module.urlParse),
   'user-agent': () => import('./user-agent.ts').then((module) => module.userAgent),
   uuid: () => import('./uuid.ts').then((module) => module.uuid),
   'xml-json': () => import('./xml-json.ts').then((module) => module.xmlJson),
