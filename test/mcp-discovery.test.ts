@@ -266,6 +266,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: '2024-01-01', action: 'difference', end: '2024-03-01', largestUnit: 'days' },
     check: (data) => assert.equal(data.result, 'P60D'),
   },
+  {
+    task: 'parse this url: hostname, port and query parameters',
+    operation: 'url-parse',
+    arguments: { input: 'https://example.com:8080/search?q=a+b' },
+    check: (data) => assert.deepEqual([data.hostname, data.port, data.query], ['example.com', '8080', [{ name: 'q', value: 'a b' }]]),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

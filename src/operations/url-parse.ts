@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox'
 import type { StateOverride, URLRecord } from 'whatwg-url'
+import { commonJsExports } from '../core/commonjs.ts'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
@@ -20,7 +21,7 @@ type WhatwgUrl = typeof import('whatwg-url') & {
 /** whatwg-url (the URL Standard's reference implementation) and tr46 (UTS #46), loaded with the first URL (see lazily). */
 const engines = lazily(async () => {
   const [whatwg, tr46] = await Promise.all([import('whatwg-url'), import('tr46')])
-  return { whatwg: whatwg as unknown as WhatwgUrl, tr46 }
+  return { whatwg: commonJsExports(whatwg) as unknown as WhatwgUrl, tr46: commonJsExports(tr46) }
 })
 type Engines = Awaited<ReturnType<typeof engines>>
 
