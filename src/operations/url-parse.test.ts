@@ -363,8 +363,8 @@ describe('url-parse: limits and hostile inputs', () => {
 
   test('256 KiB of %, \\, @ or [ is answered in linear time, with bounded output', async () => {
     const size = 256 * 1024 - 16
-    // In the authority, where the parser backtracks over credentials and brackets; and % in a path, where each is checked as an escape.
-    const inputs = [...['%', '\\', '@', '['].map((char) => `https://${char.repeat(size)}`), `https://a/${'%'.repeat(size)}`]
+    // In the authority, where the parser backtracks over credentials and brackets (test/hostile-inputs.ts sends them in a path too).
+    const inputs = ['%', '\\', '@', '['].map((char) => `https://${char.repeat(size)}`)
     for (const input of inputs) {
       const name = `${input.slice(0, 12)}…`
       let outcome = { status: 0, length: 0 }

@@ -10,6 +10,8 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 export const MAX_URL_LENGTH = 262_144
 /** The most query pairs answered (or given to build). */
 export const MAX_QUERY_PAIRS = 10_000
+/** How many times over the answer holds the URL, at most: href, result, the parts, and their decoded forms. */
+const URL_COPIES_IN_ANSWER = 4
 /** Inputs longer than this (all text fields together) are parsed on a worker thread. */
 const OFFLOAD_LENGTH = 16_384
 
@@ -284,7 +286,7 @@ function queryPairsOver(query: string, limit: number): boolean {
   return false
 }
 
-// The URLSearchParams of whatwg-url takes quadratic time over many pairs, so the form encoding is done here, as the Standard writes it.
+// The URLSearchParams of whatwg-url takes seconds over a long query, so the form encoding is done here, as the Standard writes it.
 
 /** The application/x-www-form-urlencoded parser: `+` is a space, percent escapes are UTF-8 bytes. */
 function formPairs(whatwg: WhatwgUrl, query: string): Array<{ name: string; value: string }> {
@@ -319,8 +321,7 @@ function hostTypeOf(url: URLRecord): (typeof HOST_TYPES)[number] {
 /** The URL API's getters over a URL record, and the fields the API does not give. */
 function describe({ whatwg, tr46 }: Engines, url: URLRecord, action: (typeof ACTIONS)[number], warnings: string[]): Answer {
   const href = whatwg.serializeURL(url)
-  // The answer repeats the URL about four times (href, result, its parts, their decoded forms).
-  assertOutputWithinLimit(4 * Buffer.byteLength(href))
+  assertOutputWithinLimit(URL_COPIES_IN_ANSWER * Buffer.byteLength(href))
   if (url.query !== null && queryPairsOver(url.query, MAX_QUERY_PAIRS)) {
     throw limitExceeded(`The query has more than ${MAX_QUERY_PAIRS} pairs`, { field: 'query', limit: MAX_QUERY_PAIRS })
   }
