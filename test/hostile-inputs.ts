@@ -614,33 +614,6 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     'docker-compose runToCompose of 10,000 distinct labels',
     'docker-compose',
     { input: `docker run ${Array.from({ length: 10_000 }, (_, index) => `-l${index.toString(36)} `).join('')}x` },
-  ...['%', '\\', '@', '['].flatMap((char) => [
-    {
-      ...hostile(`url-parse of 256 KiB of ${char} in the authority`, 'url-parse', { input: `https://${char.repeat(256 * 1024 - 8)}` }, 422, 'INVALID_INPUT'),
-      message: /The (host|IPv6 address)/,
-    },
-    hostile(`url-parse of 256 KiB of ${char} in an opaque host's path`, 'url-parse', { input: `sc://a/${char.repeat(256 * 1024 - 7)}` }, 200),
-  ]),
-  {
-    ...hostile(
-      'url-parse of a URL with credentials and a bad port: the message tells neither',
-      'url-parse',
-      { input: 'https://admin:hunter2@example.com:99999/' },
-      422,
-      'INVALID_INPUT',
-    ),
-    message: /The port is over 65535$/,
-  },
-  hostile('url-parse of a query of 10,001 pairs', 'url-parse', { input: `https://a/?${'a&'.repeat(10_001)}` }, 422, 'LIMIT_EXCEEDED'),
-  hostile('url-parse of a javascript: URL: parsed, never run', 'url-parse', { input: 'javascript:fetch("http://169.254.169.254/")' }, 200),
-  hostile(
-    'url-parse building a path, a query and a fragment of 100,000 CJK characters each, every one percent-encoded to 9 characters',
-    'url-parse',
-    {
-      action: 'build',
-      input: 'https://a/',
-      components: { pathname: '\u4e00'.repeat(100_000), hash: '\u4e00'.repeat(100_000), search: '\u4e00'.repeat(100_000) },
-    },
     200,
   ),
   {
@@ -703,6 +676,38 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   {
     ...hostile('defang of hashes, which have no defanged form', 'extract', { input: 'x', action: 'defang', types: ['hash'] }, 400, 'VALIDATION_ERROR'),
     field: 'types',
+  },
+  ...['%', '\\', '@', '['].flatMap((char) => [
+    {
+      ...hostile(`url-parse of 256 KiB of ${char} in the authority`, 'url-parse', { input: `https://${char.repeat(256 * 1024 - 8)}` }, 422, 'INVALID_INPUT'),
+      message: /The (host|IPv6 address)/,
+    },
+    hostile(`url-parse of 256 KiB of ${char} in an opaque host's path`, 'url-parse', { input: `sc://a/${char.repeat(256 * 1024 - 7)}` }, 200),
+  ]),
+  {
+    ...hostile(
+      'url-parse of a URL with credentials and a bad port: the message tells neither',
+      'url-parse',
+      { input: 'https://admin:hunter2@example.com:99999/' },
+      422,
+      'INVALID_INPUT',
+    ),
+    message: /The port is over 65535$/,
+  },
+  hostile('url-parse of a query of 10,001 pairs', 'url-parse', { input: `https://a/?${'a&'.repeat(10_001)}` }, 422, 'LIMIT_EXCEEDED'),
+  hostile('url-parse of a javascript: URL: parsed, never run', 'url-parse', { input: 'javascript:fetch("http://169.254.169.254/")' }, 200),
+  hostile(
+    'url-parse building a path, a query and a fragment of 100,000 CJK characters each, every one percent-encoded to 9 characters',
+    'url-parse',
+    {
+      action: 'build',
+      input: 'https://a/',
+      components: { pathname: '\u4e00'.repeat(100_000), hash: '\u4e00'.repeat(100_000), search: '\u4e00'.repeat(100_000) },
+    },
+    200,
+  ),
+  {
+    ...hostile(
       'url-parse build with both search and query',
       'url-parse',
       { action: 'build', input: 'https://a/', components: { search: 'a', query: [] } },
