@@ -20,6 +20,15 @@ export function buildTestApp(
   return buildApp({ config: { logLevel: 'silent', ...config }, overload })
 }
 
+/**
+ * Budgets for tests of answers, not of speed: a cold worker thread on a busy machine may take
+ * seconds, and the thread, at a lower priority, may be starved past untrusted code's short budget.
+ * The budgets have tests of their own.
+ */
+export const ROOMY_CONFIG = { timeBudgetMs: 60_000, regexTimeBudgetMs: 60_000, jqTimeBudgetMs: 60_000 } as const
+/** ROOMY_CONFIG as `execute` takes it. */
+export const ROOMY_BUDGETS = { timeBudgetMs: ROOMY_CONFIG.timeBudgetMs, codeBudgets: ROOMY_CONFIG }
+
 const origins = new WeakMap<FastifyInstance, Promise<string>>()
 
 /** Where `app` answers, `http://127.0.0.1:<port>`: the first call makes it listen on a free port of the loopback. */

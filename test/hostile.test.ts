@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { servedOperations } from '../src/served.ts'
-import { buildTestApp, postTo, request } from './helpers.ts'
+import { buildTestApp, postTo, ROOMY_CONFIG, request } from './helpers.ts'
 import {
   accepts,
   assertEnvelope,
@@ -62,9 +62,7 @@ describe('hostile input: payloads built to hurt', () => {
   before(async () => {
     // These rows check answers, not speed: a generous budget keeps a cold worker thread on a busy
     // machine from turning a 422 into a 503 TIMEOUT.
-    // Roomy budgets, untrusted code's too: on a busy machine the worker thread, which runs at a lower
-    // priority, can be starved past a short budget. The budgets are tested on their own.
-    app = await buildTestApp({ timeBudgetMs: 60_000, regexTimeBudgetMs: 60_000, jqTimeBudgetMs: 60_000, rateLimitMax: 0 })
+    app = await buildTestApp({ ...ROOMY_CONFIG, rateLimitMax: 0 })
   })
   after(() => app.close())
 

@@ -6,6 +6,7 @@ import { differenceFromShown, shownAnswer } from '../scripts/docs.ts'
 import { execute } from '../src/core/execute.ts'
 import { operations } from '../src/operations/index.ts'
 import { servedOperations } from '../src/served.ts'
+import { ROOMY_BUDGETS } from './helpers.ts'
 import { ROOT } from './processes.ts'
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -33,7 +34,7 @@ describe('the README', () => {
     for (const { name, body, shown } of curlExamples) {
       const operation = servedOperations.find((candidate) => candidate.name === name)
       assert.ok(operation, `the README calls ${name}, which is not served`)
-      const data = await execute(operation, JSON.parse(body), { timeBudgetMs: 60_000 })
+      const data = await execute(operation, JSON.parse(body), ROOMY_BUDGETS)
       assert.ok('result' in data || 'results' in data, `${name} answers ${JSON.stringify(data).slice(0, 200)}`)
       const difference = shown === undefined ? undefined : differenceFromShown(shown, data)
       if (difference !== undefined) differences.push(`${name} ${body}: ${difference}`)

@@ -16,7 +16,7 @@ import { textToValue } from '../src/core/text-values.ts'
 import { mcpTools } from '../src/mcp/tools.ts'
 import { operations } from '../src/operations/index.ts'
 import { batch, servedOperations } from '../src/served.ts'
-import { buildTestApp, type CommandOutcome, devutils, type Envelope, originOf, postTo } from './helpers.ts'
+import { buildTestApp, type CommandOutcome, devutils, type Envelope, originOf, postTo, ROOMY_CONFIG } from './helpers.ts'
 import { expectAnswer, expectError, HOSTILE_PAYLOADS, invalidFieldInputs, MALFORMED_BODIES, NOT_OBJECT_BODIES } from './hostile-inputs.ts'
 import { ROOT } from './processes.ts'
 
@@ -32,13 +32,6 @@ type Example = AnyOperation['examples'][number]
 const OFFLOAD_POLICIES = ['always', 'never'] as const satisfies readonly OffloadPolicy[]
 /** Command-line runs at once: one more than the cores, since each also waits on its start-up. */
 const CLI_CONCURRENCY = availableParallelism() + 1
-/**
- * A cold worker thread on a busy machine may take seconds, and the thread, at a lower priority, may
- * be starved past untrusted code's short budget: answers are tested here, not speed (the budgets
- * have tests of their own).
- */
-const TIME_BUDGET_MS = 60_000
-const ROOMY_BUDGETS = { timeBudgetMs: TIME_BUDGET_MS, regexTimeBudgetMs: TIME_BUDGET_MS, jqTimeBudgetMs: TIME_BUDGET_MS }
 
 // ajv-formats is CommonJS: its function is the default export under Node, `.default` under TypeScript's types.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
@@ -151,9 +144,9 @@ function limitedTo(concurrency: number) {
 /** The environment of the processes the tests start: their offload policy, and the roomy time budgets. */
 const environmentOf = (policy: OffloadPolicy) => ({
   DEVUTILS_OFFLOAD: policy,
-  TIME_BUDGET_MS: String(TIME_BUDGET_MS),
-  REGEX_TIME_BUDGET_MS: String(TIME_BUDGET_MS),
-  JQ_TIME_BUDGET_MS: String(TIME_BUDGET_MS),
+  TIME_BUDGET_MS: String(ROOMY_CONFIG.timeBudgetMs),
+  REGEX_TIME_BUDGET_MS: String(ROOMY_CONFIG.regexTimeBudgetMs),
+  JQ_TIME_BUDGET_MS: String(ROOMY_CONFIG.jqTimeBudgetMs),
 })
 
 const runLimited = limitedTo(CLI_CONCURRENCY)
@@ -212,7 +205,7 @@ for (const policy of OFFLOAD_POLICIES) {
 
     before(async () => {
       previousPolicy = setOffloadPolicy(policy)
-      app = await buildTestApp({ rateLimitMax: 0, ...ROOMY_BUDGETS })
+      app = await buildTestApp({ rateLimitMax: 0, ...ROOMY_CONFIG })
       origin = await originOf(app)
       const connections = MCP_TRANSPORTS.flatMap((transport) =>
         MCP_ROUTES.map(async (route) => {
