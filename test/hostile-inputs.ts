@@ -561,6 +561,16 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     field: 'quotes',
   },
   {
+    ...hostile(
+      'format with an option of another action at its default value',
+      'format',
+      { input: 'a', language: 'javascript', mangle: true },
+      400,
+      'VALIDATION_ERROR',
+    ),
+    field: 'mangle',
+  },
+  {
     ...hostile('format minifying a language it cannot minify', 'format', { input: 'a: 1', language: 'yaml', action: 'minify' }, 400, 'VALIDATION_ERROR'),
     field: 'action',
   },

@@ -12,12 +12,6 @@ import { json } from './json.ts'
 /** The longest `input`, in UTF-16 code units: a request body of the default limit holds no more. */
 export const MAX_INPUT_LENGTH = 1024 * 1024
 
-/**
- * Longer inputs go to a worker thread: the formatters parse the whole text into a tree and print it
- * again, which past this length holds the event loop far longer than a thread hop costs.
- */
-export const OFFLOAD_LENGTH = 16 * 1024
-
 const ACTIONS = ['beautify', 'minify'] as const
 type Action = (typeof ACTIONS)[number]
 /** The languages `minify` takes: the others have no minifier that keeps their meaning (YAML, Markdown) or none among the engines. */
@@ -148,16 +142,23 @@ const FIELD_RULES: Array<{ field: keyof Options; fallback: unknown; applies: (o:
   { field: 'compress', fallback: true, applies: (o) => o.action === 'minify' && o.language === 'javascript', where: 'minify of javascript' },
 ]
 
-/** A field set for another language or action would be silently ignored: a 400 naming it instead. */
-function refuseMisplacedFields(options: Options): void {
-  if (options.action === 'minify' && !MINIFIABLE.includes(options.language)) {
-    throw validationError('action', `minify takes only ${MINIFIABLE.join(', ')}, not ${options.language}; beautify takes every language`)
+/**
+ * A field sent for another language or action would be silently ignored, even at its default value:
+ * a 400 naming it instead. These fields carry no schema default, so that a sent field can be told
+ * from an omitted one; the defaults are filled in here.
+ */
+function optionsOf(fields: Partial<Options> & Pick<Options, 'language' | 'action'>): Options {
+  if (fields.action === 'minify' && !MINIFIABLE.includes(fields.language)) {
+    throw validationError('action', `minify takes only ${MINIFIABLE.join(', ')}, not ${fields.language}; beautify takes every language`)
   }
+  const options = { ...fields } as Record<string, unknown>
   for (const { field, fallback, applies, where } of FIELD_RULES) {
-    if (options[field] !== fallback && !applies(options)) {
-      throw validationError(field, `applies only to ${where}, not to ${options.action} of ${options.language}`)
+    if (fields[field] === undefined) options[field] = fallback
+    else if (!applies(fields as Options)) {
+      throw validationError(field, `applies only to ${where}, not to ${fields.action} of ${fields.language}`)
     }
   }
+  return options as unknown as Options
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,9 +391,9 @@ export const format = defineOperation({
     'XML with xml-formatter, after a check that it is well formed (mismatched or unclosed tags are refused, not repaired; text and mixed content are kept on their lines; a DOCTYPE is kept as written and its entities are never expanded); ' +
     'JSON with the json operation’s writer, which keeps every literal as written (12345678901234567890 and 1.0 stay). Markdown’s code blocks are kept as written, and YAML’s aliases are printed as aliases, never expanded. ' +
     '`minify` takes javascript (terser: `compress` rewrites for size, `mangle` shortens local names; top-level names are kept, as a script needs), css (csso, which also merges rules), html (html-minifier-terser: whitespace between block elements removed and elsewhere collapsed, comments removed, inline scripts and styles minified), xml (whitespace between tags removed), json and graphql (graphql-js `stripIgnoredCharacters`, after checking the document parses). ' +
-    'The output ends lines with LF. Every field but `input`, `language` and `action` applies to some languages or actions only: set to anything but its default elsewhere it is a 400 naming it, as is `minify` for typescript, scss, less, markdown, yaml or sql. ' +
+    'The output ends lines with LF. Every field but `input`, `language` and `action` applies to some languages or actions only: sent elsewhere, even at its default, it is a 400 naming it, as is `minify` for typescript, scss, less, markdown, yaml or sql. ' +
     `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments, SQL's CASE and BEGIN … END, elements, block quotes and lists, YAML collections; scanned before any engine reads it) and an answer past the output limit are a 422 LIMIT_EXCEEDED. ` +
-    `Inputs over ${OFFLOAD_LENGTH / 1024} KiB run on a worker thread within the time budget, and one still running when it ends is stopped and answered 422 LIMIT_EXCEEDED (\`details.reason: "timeout"\`): Prettier formats about half a megabyte of JavaScript a second, sql-formatter about 150 KB.`,
+    'Every call runs on a worker thread within the time budget, and one still running when it ends is stopped and answered 422 LIMIT_EXCEEDED (`details.reason: "timeout"`): Prettier formats about half a megabyte of JavaScript a second, sql-formatter about 150 KB.',
   input: Type.Object(
     {
       input: Type.String({
@@ -407,50 +408,47 @@ export const format = defineOperation({
         }),
         'beautify',
       ),
-      indent: withDefault(
-        Type.Integer({ minimum: 1, maximum: 8, description: 'beautify: spaces per indentation level (the width of a tab with `useTabs`).' }),
-        2,
+      indent: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 8, description: 'beautify: spaces per indentation level (the width of a tab with `useTabs`). Default 2.' }),
       ),
-      useTabs: withDefault(Type.Boolean({ description: 'beautify: indent with tabs rather than spaces (not for YAML, which forbids them).' }), false),
-      printWidth: withDefault(
+      useTabs: Type.Optional(Type.Boolean({ description: 'beautify: indent with tabs rather than spaces (not for YAML, which forbids them). Default false.' })),
+      printWidth: Type.Optional(
         Type.Integer({
           minimum: 20,
           maximum: 320,
-          description: 'beautify, Prettier’s languages (not json, sql, xml): the line length it tries to keep within.',
+          description: 'beautify, Prettier’s languages (not json, sql, xml): the line length it tries to keep within. Default 80.',
         }),
-        80,
       ),
-      quotes: withDefault(
+      quotes: Type.Optional(
         Type.Enum(['double', 'single'] as const, {
-          description: 'beautify, javascript and typescript: the quotes strings get (where fewer escapes do not need the other).',
+          description: 'beautify, javascript and typescript: the quotes strings get (where fewer escapes do not need the other). Default `double`.',
         }),
-        'double',
       ),
-      semicolons: withDefault(
+      semicolons: Type.Optional(
         Type.Boolean({
-          description: 'beautify, javascript and typescript: end statements with semicolons; false writes them only where a line would join the next.',
+          description:
+            'beautify, javascript and typescript: end statements with semicolons; false writes them only where a line would join the next. Default true.',
         }),
-        true,
       ),
-      trailingComma: withDefault(
+      trailingComma: Type.Optional(
         Type.Enum(['all', 'es5', 'none'] as const, {
           description:
-            'beautify, javascript and typescript: a comma after the last item of a list broken over lines: everywhere, where ES5 allows it, or never.',
+            'beautify, javascript and typescript: a comma after the last item of a list broken over lines: everywhere, where ES5 allows it, or never. Default `all`.',
         }),
-        'all',
       ),
-      dialect: withDefault(
-        Type.Enum(SQL_DIALECTS, { description: 'sql: the dialect of SQL (its keywords, quotes, operators); `sql` is standard SQL. `tsql` is `transactsql`.' }),
-        'sql',
+      dialect: Type.Optional(
+        Type.Enum(SQL_DIALECTS, {
+          description: 'sql: the dialect of SQL (its keywords, quotes, operators); `sql` is standard SQL. `tsql` is `transactsql`. Default `sql`.',
+        }),
       ),
-      keywordCase: withDefault(
-        Type.Enum(['preserve', 'upper', 'lower'] as const, { description: 'sql: write keywords as written, in upper case or in lower case.' }),
-        'preserve',
+      keywordCase: Type.Optional(
+        Type.Enum(['preserve', 'upper', 'lower'] as const, {
+          description: 'sql: write keywords as written, in upper case or in lower case. Default `preserve`.',
+        }),
       ),
-      mangle: withDefault(Type.Boolean({ description: 'minify, javascript: shorten the names of local variables and functions.' }), true),
-      compress: withDefault(
-        Type.Boolean({ description: 'minify, javascript: rewrite the code to be shorter (drop dead code, join declarations, fold constants).' }),
-        true,
+      mangle: Type.Optional(Type.Boolean({ description: 'minify, javascript: shorten the names of local variables and functions. Default true.' })),
+      compress: Type.Optional(
+        Type.Boolean({ description: 'minify, javascript: rewrite the code to be shorter (drop dead code, join declarations, fold constants). Default true.' }),
       ),
     },
     { additionalProperties: false },
@@ -482,12 +480,13 @@ export const format = defineOperation({
       output: { result: 'a{color:red;margin:0;padding:0}', language: 'css', action: 'minify' },
     },
   ],
-  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  // Every call: a small input can still hold an engine for seconds (nested ternaries, long chains), and
+  // only a worker thread can be stopped when the time budget ends.
+  offload: () => true,
   overrun: { advice: 'send less code at once, or format it in parts' },
   async run(fields) {
-    const options = fields as Options
+    const options = optionsOf(fields)
     const { input, language, action } = fields
-    refuseMisplacedFields(options)
     const indentWidth = options.useTabs ? 1 : options.indent
     const { predictedLength } = scanNesting(input, language, action === 'minify' ? 0 : indentWidth)
     assertOutputWithinLimit(predictedLength)
