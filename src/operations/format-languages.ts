@@ -280,11 +280,11 @@ function tagEnd(text: string, from: number): number {
   return -1
 }
 
-/** XML elements, in one pass: comments, CDATA sections, processing instructions and the DOCTYPE hold none. */
-function scanXml(input: string, indentWidth: number): Scan {
-  let open = 0
-  let depth = 0
-  let predicted = input.length
+/**
+ * Each tag of an XML text, in one pass: comments, CDATA sections, processing instructions and the
+ * DOCTYPE are skipped, as they hold none.
+ */
+function eachXmlTag(input: string, visit: (start: number, end: number) => boolean | undefined): void {
   let i = 0
   for (;;) {
     const lt = input.indexOf('<', i)
@@ -306,16 +306,46 @@ function scanXml(input: string, indentWidth: number): Scan {
       const end = tagEnd(input, lt + 1)
       if (end === -1) break
       i = end + 1
-      predicted += 1 + (open + 1) * indentWidth
-      if (input.charCodeAt(lt + 1) === 0x2f) open = Math.max(0, open - 1)
-      else if (input.charCodeAt(end - 1) !== 0x2f) {
-        open++
-        if (open > depth) depth = open
-        if (open > MAX_NESTING_DEPTH) throw tooDeep(input, 'xml', lt, 'elements')
-      }
+      if (visit(lt, end) === false) return
     }
   }
+}
+
+/** XML elements, each tag on a line of its own. */
+function scanXml(input: string, indentWidth: number): Scan {
+  let open = 0
+  let depth = 0
+  let predicted = input.length
+  eachXmlTag(input, (lt, end) => {
+    predicted += 1 + (open + 1) * indentWidth
+    if (input.charCodeAt(lt + 1) === 0x2f) open = Math.max(0, open - 1)
+    else if (input.charCodeAt(end - 1) !== 0x2f) {
+      open++
+      if (open > depth) depth = open
+      if (open > MAX_NESTING_DEPTH) throw tooDeep(input, 'xml', lt, 'elements')
+    }
+    return true
+  })
   return { depth, predictedLength: predicted }
+}
+
+/** Where the second root element of an XML text starts, or -1 if there is none. */
+export function secondXmlRoot(input: string): number {
+  let open = 0
+  let roots = 0
+  let second = -1
+  eachXmlTag(input, (lt, end) => {
+    if (input.charCodeAt(lt + 1) === 0x2f) open = Math.max(0, open - 1)
+    else {
+      if (open === 0 && ++roots === 2) {
+        second = lt
+        return false
+      }
+      if (input.charCodeAt(end - 1) !== 0x2f) open++
+    }
+    return true
+  })
+  return second
 }
 
 /** HTML elements, with the HTML rules for void elements, raw text and end tags left out (markdown's scan). */

@@ -194,6 +194,11 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string; field?: str
   { input: { input: '<a><b></a>', language: 'xml' }, code: 'INVALID_INPUT', line: 1, column: 7 },
   { input: { input: '<a>\n<b x=1></b></a>', language: 'xml', action: 'minify' }, code: 'INVALID_INPUT', line: 2, column: 4 },
   { input: { input: '{"a":1', language: 'json' }, code: 'INVALID_INPUT', line: 1, column: 7 },
+  // XML without one root element: the place of the second root, or the end of the input.
+  { input: { input: '<a/><b/>', language: 'xml' }, code: 'INVALID_INPUT', line: 1, column: 5 },
+  { input: { input: '<a>t</a>\n  <!-- c -->\n  <b/>', language: 'xml', action: 'minify' }, code: 'INVALID_INPUT', line: 3, column: 3 },
+  { input: { input: '', language: 'xml' }, code: 'INVALID_INPUT', line: 1, column: 1 },
+  { input: { input: '<?xml version="1.0"?>\n', language: 'xml' }, code: 'INVALID_INPUT', line: 2, column: 1 },
   // Nesting past the limit, each language's way.
   { input: { input: '['.repeat(101), language: 'javascript' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: `${'if (a) '.repeat(101)}b();`, language: 'javascript' }, code: 'LIMIT_EXCEEDED' },

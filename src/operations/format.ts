@@ -6,7 +6,7 @@ import { lineAndColumn } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
-import { LANGUAGE_NAMES, LANGUAGES, type Language, scanNesting } from './format-languages.ts'
+import { LANGUAGE_NAMES, LANGUAGES, type Language, scanNesting, secondXmlRoot } from './format-languages.ts'
 import { json } from './json.ts'
 
 /** The longest `input`, in UTF-16 code units: a request body of the default limit holds no more. */
@@ -258,7 +258,14 @@ async function formatSql(input: string, options: Options): Promise<string> {
 async function validXml(input: string): Promise<void> {
   const validator = await xmlValidator()
   const verdict = validator.validate(input, { allowBooleanAttributes: false })
-  if (verdict !== true) throw syntaxError(input, 'xml', verdict.err.msg, verdict.err.line, verdict.err.col)
+  if (verdict === true) return
+  const { msg, line, col } = verdict.err
+  if (col === undefined) {
+    // A missing root element is missed at the end of the input: its place is there.
+    const end = lineAndColumn(input, input.length)
+    throw syntaxError(input, 'xml', msg, end.line, end.column)
+  }
+  throw syntaxError(input, 'xml', msg, line, col)
 }
 
 async function formatXml(input: string, options: Options): Promise<string> {
@@ -268,6 +275,11 @@ async function formatXml(input: string, options: Options): Promise<string> {
     if (options.action === 'minify') return formatter.minify(input, { collapseContent: true })
     return formatter(input, { indentation: options.useTabs ? '\t' : ' '.repeat(options.indent), lineSeparator: '\n', collapseContent: true })
   } catch (error) {
+    const second = error instanceof Error && /multiple root/i.test(error.message) ? secondXmlRoot(input) : -1
+    if (second !== -1) {
+      const { line, column } = lineAndColumn(input, second)
+      throw syntaxError(input, 'xml', 'more than one root element', line, column)
+    }
     throw engineError(error, input, 'xml')
   }
 }
