@@ -202,7 +202,8 @@ function tooDeepToFormat(language: Language): DevutilsError {
 /** What an engine threw, answered: its own place where it gives one. */
 function engineError(error: unknown, input: string, language: Language, where?: { line?: number; column?: number }): DevutilsError {
   if (isDevutilsError(error)) return error
-  if (error instanceof RangeError) return tooDeepToFormat(language)
+  // Prettier's YAML printer wraps the RangeError of an overflow in an error of its own: its message still says so.
+  if (error instanceof RangeError || (error instanceof Error && /Maximum call stack size exceeded/.test(error.message))) return tooDeepToFormat(language)
   const message = error instanceof Error ? firstLine(error.message) : String(error)
   return syntaxError(input, language, message, where?.line, where?.column)
 }
@@ -238,8 +239,9 @@ async function formatSql(input: string, options: Options): Promise<string> {
     return format(input, { language: options.dialect, tabWidth: options.indent, useTabs: options.useTabs, keywordCase: options.keywordCase })
   } catch (error) {
     const place = error instanceof Error ? / at line (\d+) column (\d+)/.exec(error.message) : null
+    // A stack overflow passes as it is, so that it is answered as one and not as a syntax error.
     const reason =
-      error instanceof Error
+      error instanceof Error && !(error instanceof RangeError)
         ? new Error(
             firstLine(error.message)
               .replace(/ at line \d+ column \d+\.?$/, '')
