@@ -211,6 +211,17 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string; field?: str
   { input: { input: `SELECT ${'('.repeat(101)}1`, language: 'sql' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: `SELECT ${'CASE WHEN a THEN '.repeat(101)}1`, language: 'sql' }, code: 'LIMIT_EXCEEDED' },
   { input: { input: '['.repeat(101), language: 'json' }, code: 'LIMIT_EXCEEDED' },
+  // Ternaries, JSX elements, type arguments and YAML complex keys nest without brackets.
+  { input: { input: `x=${Array.from({ length: 101 }, (_, i) => `a${i}?b:`).join('')}c`, language: 'javascript', action: 'minify' }, code: 'LIMIT_EXCEEDED' },
+  { input: { input: `x = ${'a ? '.repeat(101)}b${' : c'.repeat(101)}`, language: 'typescript' }, code: 'LIMIT_EXCEEDED' },
+  { input: { input: `x = ${nested(101, '<a>', '</a>', '')}`, language: 'javascript' }, code: 'LIMIT_EXCEEDED' },
+  { input: { input: `x = ${nested(101, '<>', '</>', '')}`, language: 'javascript' }, code: 'LIMIT_EXCEEDED' },
+  { input: { input: `let x: ${nested(101, 'A<', '>', 'B')}`, language: 'typescript' }, code: 'LIMIT_EXCEEDED' },
+  { input: { input: `${'? '.repeat(101)}a`, language: 'yaml' }, code: 'LIMIT_EXCEEDED' },
+  // A `/` after `++` divides: the brackets after it are counted.
+  { input: { input: `a++ / 1; x = ${nested(101, '[', ']')}`, language: 'javascript' }, code: 'LIMIT_EXCEEDED' },
+  // In PostgreSQL a backslash does not escape a quote: the parentheses after the string are counted.
+  { input: { input: `SELECT 'a\\' , ${nested(101, '(', ')')}`, language: 'sql', dialect: 'postgresql' }, code: 'LIMIT_EXCEEDED' },
 ]
 
 describe('format', () => {
@@ -306,6 +317,74 @@ describe('format', () => {
     assert.equal(scanNesting(`<a><!-- ${many('<b>')} --><![CDATA[${many('<c>')}]]><b/></a>`, 'xml', 2).depth, 1)
     assert.equal(scanNesting(`\`\`\`\n${many('> ')}\n\`\`\`\n- a\n  - b\n    - c`, 'markdown', 2).depth, 3)
     assert.equal(scanNesting(`a: |\n${many('  - x\n')}b:\n  - [1, {c: 2}]\n`, 'yaml', 2).depth, 4)
+  })
+
+  test('the nesting scan counts ternaries, JSX elements and type arguments, and only where they nest', async () => {
+    const many = (text: string) => text.repeat(150)
+    // A ternary ends with its statement, a semicolon or not; a chain over lines is one expression.
+    assert.equal(scanNesting(many('x = a ? b : c\n'), 'javascript', 2).depth, 1)
+    assert.equal(scanNesting(many('f(a ? b : c, d ? e : f); '), 'javascript', 2).depth, 2)
+    assert.equal(scanNesting(`x = a\n${'  ? b\n  : c\n'.repeat(5)}`, 'javascript', 2).depth, 5)
+    assert.equal(scanNesting(many('a?.b ?? c?.[0] ?? d; '), 'javascript', 2).depth, 1)
+    assert.equal(scanNesting(many('function f(a?: T, b?) {}\n'), 'typescript', 2).depth, 1)
+    // Comparisons are not type arguments, however many; JSX text is not code.
+    assert.equal(scanNesting(`if (${many('a < b && ')}c) d()`, 'javascript', 2).depth, 2)
+    assert.equal(scanNesting(many('x = i<n; '), 'javascript', 2).depth, 0)
+    assert.equal(scanNesting("x = <p>don't ( [ stop</p>", 'javascript', 2).depth, 1)
+    assert.equal(scanNesting('x = <a b={<c d="e" />}>{f ? <g /> : h}</a>', 'javascript', 2).depth, 4)
+    assert.equal(scanNesting(many('let m: Map<K, Array<V>> = new Map<K, V>(); '), 'typescript', 2).depth, 2)
+    assert.equal(scanNesting(many('x = <T,>(a: T) => a; '), 'typescript', 2).depth, 1)
+    assert.equal(scanNesting(`${'? '.repeat(50)}a`, 'yaml', 2).depth, 50)
+    // A backslash escapes a quote only where the dialect says so.
+    const hidden = `SELECT 'a\\' , ${nested(50, '(', ')')}`
+    assert.equal(scanNesting(hidden, 'sql', 2, 'postgresql').depth, 50)
+    assert.equal(scanNesting(hidden, 'sql', 2, 'mysql').depth, 0)
+    assert.equal(scanNesting(`SELECT E'a\\' ${nested(50, '(', ')')}'`, 'sql', 2, 'postgresql').depth, 0)
+    assert.ok((await formatted(`x = ${'a ? '.repeat(MAX_NESTING_DEPTH)}b${' : c'.repeat(MAX_NESTING_DEPTH)}`, 'javascript')).length > 0)
+  })
+
+  test('the predicted length is no less than the answer, wherever lines break', async () => {
+    const items = (count: number, item: (i: number) => string, separator: string) => Array.from({ length: count }, (_, i) => item(i)).join(separator)
+    const cases: Array<[string, string, Record<string, unknown>]> = [
+      ['graphql', `{${'a{'.repeat(40)}f(${items(100, (i) => `b${i}:1`, ' ')})${'}'.repeat(41)}`, { printWidth: 20 }],
+      [
+        'yaml',
+        `a: ${nested(
+          40,
+          '[',
+          ']',
+          items(100, () => 'x', ', '),
+        )}`,
+        { printWidth: 20 },
+      ],
+      [
+        'sql',
+        `SELECT * FROM t WHERE ${nested(
+          40,
+          '(',
+          ')',
+          items(100, (i) => `a${i} = 1`, ' AND '),
+        )}`,
+        {},
+      ],
+      ['html', `${'<div>'.repeat(40)}<a ${items(100, (i) => `b${i}`, ' ')}></a>${'</div>'.repeat(40)}`, { printWidth: 20 }],
+      [
+        'javascript',
+        `x=${nested(
+          40,
+          '[',
+          ']',
+          items(100, (i) => `a${i}`, '+'),
+        )}`,
+        { printWidth: 20 },
+      ],
+      ['scss', `${'.a{'.repeat(40)}${items(100, (i) => `b${i}:c`, ';')}${'}'.repeat(40)}`, {}],
+    ]
+    for (const [language, input, fields] of cases) {
+      const answer = await formatted(input, language, { indent: 8, ...fields })
+      const { predictedLength } = scanNesting(input, language as never, 8)
+      assert.ok(predictedLength >= answer.length, `${language}: predicted ${predictedLength}, answered ${answer.length}`)
+    }
   })
 
   test('hostile inputs are answered quickly, within bounds', async () => {

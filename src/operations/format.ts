@@ -406,7 +406,7 @@ export const format = defineOperation({
     'JSON with the json operation’s writer, which keeps every literal as written (12345678901234567890 and 1.0 stay). Markdown’s code blocks are kept as written, and YAML’s aliases are printed as aliases, never expanded. ' +
     '`minify` takes javascript (terser: `compress` rewrites for size, `mangle` shortens local names; top-level names are kept, as a script needs), css (csso, which also merges rules), html (html-minifier-terser: whitespace between block elements removed and elsewhere collapsed, comments removed, inline scripts and styles minified), xml (whitespace between tags removed), json and graphql (graphql-js `stripIgnoredCharacters`, after checking the document parses). ' +
     'The output ends lines with LF. Every field but `input`, `language` and `action` applies to some languages or actions only: sent elsewhere, even at its default, it is a 400 naming it, as is `minify` for typescript, scss, less, markdown, yaml or sql. ' +
-    `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments, SQL's CASE and BEGIN … END, elements, block quotes and lists, YAML collections; scanned before any engine reads it) and an answer past the output limit are a 422 LIMIT_EXCEEDED. ` +
+    `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments; JavaScript's and TypeScript's ternaries, JSX elements and type arguments; SQL's CASE and BEGIN … END; elements, block quotes and lists; YAML collections and complex keys; scanned before any engine reads it) and an answer past the output limit (predicted before any engine runs from every place a line may break, indented as deep as it lies, and measured again after) are a 422 LIMIT_EXCEEDED. ` +
     'Every call runs on a worker thread within the time budget, and one still running when it ends is stopped and answered 422 LIMIT_EXCEEDED (`details.reason: "timeout"`): Prettier formats about half a megabyte of JavaScript a second, sql-formatter about 150 KB.',
   input: Type.Object(
     {
@@ -502,7 +502,7 @@ export const format = defineOperation({
     const options = optionsOf(fields)
     const { input, language, action } = fields
     const indentWidth = options.useTabs ? 1 : options.indent
-    const { predictedLength } = scanNesting(input, language, action === 'minify' ? 0 : indentWidth)
+    const { predictedLength } = scanNesting(input, language, action === 'minify' ? 0 : indentWidth, options.dialect)
     assertOutputWithinLimit(predictedLength)
     const result = await formatText(input, options)
     assertOutputWithinLimit(Buffer.byteLength(result))
