@@ -586,6 +586,13 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     'LIMIT_EXCEEDED',
   ),
   hostile(
+    'format of SQL of 20,000 qualified names in a chain, which overflows the formatter',
+    'format',
+    { input: `SELECT ${'a.'.repeat(20_000)}b`, language: 'sql', dialect: 'postgresql' },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
     'format of GraphQL arguments without commas, each of which would be a line indented 90 levels deep',
     'format',
     {

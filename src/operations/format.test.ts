@@ -220,6 +220,8 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string; field?: str
   { input: { input: `${'? '.repeat(101)}a`, language: 'yaml' }, code: 'LIMIT_EXCEEDED' },
   // A `/` after `++` divides: the brackets after it are counted.
   { input: { input: `a++ / 1; x = ${nested(101, '[', ']')}`, language: 'javascript' }, code: 'LIMIT_EXCEEDED' },
+  // Nesting no scan counts (a long chain of qualified names) overflows sql-formatter's stack: the same limit, not a syntax error.
+  { input: { input: `SELECT ${'a.'.repeat(20_000)}b`, language: 'sql', dialect: 'postgresql' }, code: 'LIMIT_EXCEEDED' },
   // In PostgreSQL a backslash does not escape a quote: the parentheses after the string are counted.
   { input: { input: `SELECT 'a\\' , ${nested(101, '(', ')')}`, language: 'sql', dialect: 'postgresql' }, code: 'LIMIT_EXCEEDED' },
 ]
