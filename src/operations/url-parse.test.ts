@@ -306,11 +306,9 @@ describe('url-parse: properties', () => {
   test('query pairs given to build come back decoded, in order', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' })), { maxLength: 8 }), async (pairs) => {
-        const answer = await run({ action: 'build', input: 'https://example.com/', components: { query: pairs } })
-        assert.deepEqual(
-          answer.query,
-          pairs.map(([name, value]) => ({ name, value })),
-        )
+        const query = pairs.map(([name, value]) => ({ name, value }))
+        const answer = await run({ action: 'build', input: 'https://example.com/', components: { query } })
+        assert.deepEqual(answer.query, query)
       }),
       { numRuns: 200 },
     )
@@ -327,7 +325,8 @@ describe('url-parse: properties', () => {
         )
         const reference = new WhatwgURL('https://a/')
         for (const [name, value] of pairs) reference.searchParams.append(name, value)
-        assert.equal((await run({ action: 'build', input: 'https://a/', components: { query: pairs } })).href, reference.href)
+        const given = pairs.map(([name, value]) => ({ name, value }))
+        assert.equal((await run({ action: 'build', input: 'https://a/', components: { query: given } })).href, reference.href)
       }),
       { numRuns: 300 },
     )

@@ -57,11 +57,14 @@ const Components = Type.Object(
     pathname: componentText('The path (`/a/b`); `.` and `..` segments are resolved and characters outside the path set percent-encoded.'),
     search: componentText('The query, with or without its leading `?`; `""` removes it.'),
     query: Type.Optional(
-      Type.Array(Type.Tuple([Type.String({ maxLength: MAX_URL_LENGTH }), Type.String({ maxLength: MAX_URL_LENGTH })]), {
-        maxItems: MAX_QUERY_PAIRS,
-        description:
-          'The query as `[name, value]` pairs, written as application/x-www-form-urlencoded (a space becomes `+`); replaces the query, and cannot be given with `search`. `[]` removes it.',
-      }),
+      Type.Array(
+        Type.Object({ name: Type.String({ maxLength: MAX_URL_LENGTH }), value: Type.String({ maxLength: MAX_URL_LENGTH }) }, { additionalProperties: false }),
+        {
+          maxItems: MAX_QUERY_PAIRS,
+          description:
+            'The query as `{ name, value }` pairs (the shape parse answers), written as application/x-www-form-urlencoded (a space becomes `+`); replaces the query, and cannot be given with `search`. `[]` removes it.',
+        },
+      ),
     ),
     hash: componentText('The fragment, with or without its leading `#`; `""` removes it.'),
   },
@@ -301,13 +304,18 @@ function formPairs(whatwg: WhatwgUrl, query: string): Array<{ name: string; valu
   return pairs
 }
 
+interface FormPair {
+  name: string
+  value: string
+}
+
 /** The application/x-www-form-urlencoded serializer: only alphanumerics and `*-._` stay as they are, a space becomes `+`. */
-function formText(pairs: ReadonlyArray<readonly [string, string]>): string {
+function formText(pairs: ReadonlyArray<FormPair>): string {
   const encode = (text: string) =>
     encodeURIComponent(text)
       .replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
       .replaceAll('%20', '+')
-  return pairs.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')
+  return pairs.map(({ name, value }) => `${encode(name)}=${encode(value)}`).join('&')
 }
 
 function hostTypeOf(url: URLRecord): (typeof HOST_TYPES)[number] {
@@ -400,7 +408,7 @@ function parseInput(engines: Engines, input: string, base: string | undefined): 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*/
 
 /** Applies one of the URL Standard's setters, refusing (rather than ignoring, as the Standard does) what cannot be set. */
-function set({ whatwg }: Engines, url: URLRecord, setter: Setter, raw: string | number | Array<[string, string]>): void {
+function set({ whatwg }: Engines, url: URLRecord, setter: Setter, raw: string | number | FormPair[]): void {
   const ignored = (why: string) => invalidInput(`${setter} cannot be set: ${why}`, { field: `components.${setter}`, component: setter })
   const value = typeof raw === 'number' ? String(raw) : raw
   const hasCredentials = url.username !== '' || url.password !== ''
@@ -454,7 +462,7 @@ function set({ whatwg }: Engines, url: URLRecord, setter: Setter, raw: string | 
       return
     case 'search':
     case 'query': {
-      const text = setter === 'query' ? formText(value as Array<[string, string]>) : (value as string).replace(/^\?/, '')
+      const text = setter === 'query' ? formText(value as FormPair[]) : (value as string).replace(/^\?/, '')
       if (text === '' && (setter === 'query' || value === '')) {
         url.query = null
         return
@@ -497,7 +505,7 @@ function build(engines: Engines, input: string | undefined, base: string | undef
   }
   for (const setter of SETTERS) {
     const value = components[setter]
-    if (value !== undefined) set(engines, start.url, setter, value as string | number | Array<[string, string]>)
+    if (value !== undefined) set(engines, start.url, setter, value as string | number | FormPair[])
   }
   return start
 }
@@ -645,8 +653,8 @@ export const urlParse = defineOperation({
           hostname: 'api.example.com',
           pathname: '/search results',
           query: [
-            ['q', 'a&b c'],
-            ['page', '2'],
+            { name: 'q', value: 'a&b c' },
+            { name: 'page', value: '2' },
           ],
         },
       },
