@@ -134,7 +134,7 @@ function read(setting: Setting, value: string): unknown {
 }
 
 /** Reads the configuration; a malformed value is an error at start-up, never a silent default. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   return Object.fromEntries(
     entries.map(([key, setting]) => {
       const value = env[setting.variable]
