@@ -314,6 +314,15 @@ describe('url-parse: properties', () => {
     )
   })
 
+  test('query pairs that encode to more than a URL may hold are refused before they are parsed', async () => {
+    const pairs = (value: string) => Array.from({ length: 1_000 }, () => ({ name: 'n', value }))
+    await expectRefusal(run({ action: 'build', input: 'https://a/', components: { query: pairs('é'.repeat(44)) } }), {
+      code: 'LIMIT_EXCEEDED',
+      details: { field: 'components.query', limit: 262_144 },
+    })
+    assert.equal(((await run({ action: 'build', input: 'https://a/', components: { query: pairs('é'.repeat(42)) } })).query as unknown[]).length, 1_000)
+  })
+
   test('the query is read and written as URLSearchParams does', async () => {
     const text = fc.string({ unit: fc.constantFrom('a', '=', '&', '+', '%', '2', '0', 'F', 'é', ' ', '!', '~', '*', '\u{1F600}') })
     await fc.assert(

@@ -463,6 +463,13 @@ function set({ whatwg }: Engines, url: URLRecord, setter: Setter, raw: string | 
     case 'search':
     case 'query': {
       const text = setter === 'query' ? formText(value as FormPair[]) : (value as string).replace(/^\?/, '')
+      // Percent-encoding triples a pair's text; the parser then works through it character by character.
+      if (text.length > MAX_URL_LENGTH) {
+        throw limitExceeded(`The query pairs encode to ${text.length} characters, more than the ${MAX_URL_LENGTH} a URL may have here`, {
+          field: 'components.query',
+          limit: MAX_URL_LENGTH,
+        })
+      }
       if (text === '' && (setter === 'query' || value === '')) {
         url.query = null
         return
