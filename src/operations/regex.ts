@@ -1,7 +1,8 @@
-import { RE2JS } from 're2js'
+import type { RE2JS } from 're2js'
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { jsonStringBytes, WarningList } from '../core/json-value.ts'
+import { lazily } from '../core/lazy.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { UNTRUSTED_CALLS_PER_CLIENT } from '../core/overrun.ts'
@@ -189,7 +190,10 @@ function ecmascriptMatcher(pattern: string, flags: string, input: string): Match
   }
 }
 
-function re2Matcher(pattern: string, flags: string, input: string): Matcher {
+/** re2js, loaded with the first RE2 pattern rather than with every start of the service. */
+const loadRe2js = lazily(async () => (await import('re2js')).RE2JS)
+
+function re2Matcher(RE2JS: typeof import('re2js').RE2JS, pattern: string, flags: string, input: string): Matcher {
   let compiled: RE2JS
   try {
     compiled = RE2JS.compile(
@@ -476,6 +480,76 @@ const matchSchema = Type.Object({
 
 const FLAGS_PATTERN = '^(?!.*(.).*\\1)(?!.*u.*v)(?!.*v.*u)[dgimsuvy]*$'
 
+/** The fields `answerWith` reads, once the schema has checked them. */
+interface Fields {
+  input: string
+  flags: string
+  flavor: Flavor
+  action: Action
+  replacement?: string
+  maxMatches: number
+  limit?: number
+}
+
+/** Runs the action over `matcher` and answers, within the output limit. */
+function answerWith(matcher: Matcher, { input, flags, flavor, action, replacement, maxMatches, limit }: Fields) {
+  const global = flags.includes('g')
+  const sticky = flags.includes('y')
+  const budget = new OutputBudget()
+  let answer: Answer
+  switch (action as Action) {
+    case 'test': {
+      const matched = matcher.test(sticky)
+      answer = { result: matched, count: matched ? 1 : 0, truncated: false }
+      break
+    }
+    case 'match': {
+      const { matches, truncated } = matchAll(matcher, input, global, sticky, maxMatches, budget)
+      answer = { result: matches, count: matches.length, truncated }
+      break
+    }
+    case 'replace': {
+      const { result, count } = replaceAll(matcher, input, replacement!, global, sticky, budget)
+      answer = { result, count, truncated: false }
+      break
+    }
+    case 'split': {
+      const pieces = split(matcher, input, limit ?? NO_LIMIT, budget)
+      answer = { result: pieces, count: pieces.length, truncated: false }
+    }
+  }
+  const warnings = new WarningList()
+  let lone = 0
+  let bytes = 0
+  const exact = budget.used * 6 > OUTPUT_LIMIT_BYTES
+  for (const text of stringsOf(answer.result)) {
+    if (!text.isWellFormed()) lone++
+    if (exact) bytes += jsonStringBytes(text)
+  }
+  if (bytes > OUTPUT_LIMIT_BYTES) {
+    throw limitExceeded(`The result would be about ${bytes} bytes of JSON, more than the ${OUTPUT_LIMIT_BYTES}-byte output limit`, {
+      limit: OUTPUT_LIMIT_BYTES,
+      predicted: bytes,
+    })
+  }
+  if (lone > 0) {
+    warnings.add(
+      `${lone === 1 ? 'One string' : `${lone} strings`} of the result hold a lone surrogate (half of a character outside the Basic Multilingual Plane, split by a pattern without the u or v flag); JSON writes it as a \\uXXXX escape`,
+    )
+  }
+  const list = warnings.list()
+  return {
+    result: answer.result,
+    action,
+    flavor,
+    count: answer.count,
+    truncated: answer.truncated,
+    groups: matcher.groups,
+    engine: flavor === 're2' ? RE2_ENGINE : ECMASCRIPT_ENGINE,
+    ...(list.length > 0 && { warnings: list }),
+  }
+}
+
 export const regex = defineOperation({
   name: 'regex',
   category: 'converters',
@@ -624,7 +698,8 @@ export const regex = defineOperation({
       'a pattern that backtracks catastrophically (nested quantifiers such as (a+)+$ take exponential time) runs this long; simplify it, or use flavor re2, which runs in linear time',
     budget: 'regexTimeBudgetMs',
   },
-  run({ pattern, input, flags, flavor, action, replacement, maxMatches, limit }) {
+  run(fields) {
+    const { pattern, input, flags, flavor, action, replacement, limit } = fields
     if (flavor === 're2') {
       const refused = [...flags].filter((flag) => !RE2_FLAGS.has(flag))
       if (refused.length > 0) throw validationError('flags', `takes only g, i, m and s (and d, implied) with flavor re2, not ${refused.join(', ')}`)
@@ -632,61 +707,8 @@ export const regex = defineOperation({
     if (action === 'replace' && replacement === undefined) throw validationError('replacement', 'is required for action replace')
     if (action !== 'replace' && replacement !== undefined) throw validationError('replacement', `is only for action replace, not ${action}`)
     if (action !== 'split' && limit !== undefined) throw validationError('limit', `is only for action split, not ${action}`)
-    const matcher = flavor === 're2' ? re2Matcher(pattern, flags, input) : ecmascriptMatcher(pattern, flags, input)
-    const global = flags.includes('g')
-    const sticky = flags.includes('y')
-    const budget = new OutputBudget()
-    let answer: Answer
-    switch (action as Action) {
-      case 'test': {
-        const matched = matcher.test(sticky)
-        answer = { result: matched, count: matched ? 1 : 0, truncated: false }
-        break
-      }
-      case 'match': {
-        const { matches, truncated } = matchAll(matcher, input, global, sticky, maxMatches, budget)
-        answer = { result: matches, count: matches.length, truncated }
-        break
-      }
-      case 'replace': {
-        const { result, count } = replaceAll(matcher, input, replacement!, global, sticky, budget)
-        answer = { result, count, truncated: false }
-        break
-      }
-      case 'split': {
-        const pieces = split(matcher, input, limit ?? NO_LIMIT, budget)
-        answer = { result: pieces, count: pieces.length, truncated: false }
-      }
-    }
-    const warnings = new WarningList()
-    let lone = 0
-    let bytes = 0
-    const exact = budget.used * 6 > OUTPUT_LIMIT_BYTES
-    for (const text of stringsOf(answer.result)) {
-      if (!text.isWellFormed()) lone++
-      if (exact) bytes += jsonStringBytes(text)
-    }
-    if (bytes > OUTPUT_LIMIT_BYTES) {
-      throw limitExceeded(`The result would be about ${bytes} bytes of JSON, more than the ${OUTPUT_LIMIT_BYTES}-byte output limit`, {
-        limit: OUTPUT_LIMIT_BYTES,
-        predicted: bytes,
-      })
-    }
-    if (lone > 0) {
-      warnings.add(
-        `${lone === 1 ? 'One string' : `${lone} strings`} of the result hold a lone surrogate (half of a character outside the Basic Multilingual Plane, split by a pattern without the u or v flag); JSON writes it as a \\uXXXX escape`,
-      )
-    }
-    const list = warnings.list()
-    return {
-      result: answer.result,
-      action,
-      flavor,
-      count: answer.count,
-      truncated: answer.truncated,
-      groups: matcher.groups,
-      engine: flavor === 're2' ? RE2_ENGINE : ECMASCRIPT_ENGINE,
-      ...(list.length > 0 && { warnings: list }),
-    }
+    if (flavor === 're2') return loadRe2js().then((RE2JS) => answerWith(re2Matcher(RE2JS, pattern, flags, input), fields))
+    // ECMAScript patterns are answered in the same turn: nothing to load.
+    return answerWith(ecmascriptMatcher(pattern, flags, input), fields)
   },
 })
