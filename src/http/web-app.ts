@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { extname } from 'node:path'
-import { gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type helmet from 'helmet'
 import { DevutilsError } from '../core/errors.ts'
@@ -56,7 +55,7 @@ interface WebFile {
 /**
  * Serves the web app: index.html at `/`, at each operation's page and at the pipeline page, and the
  * hashed files under /assets/ with a year of caching (a new build gives them new names). Everything
- * is read and compressed once, at start-up. Without a build, the pages answer 503 and say so.
+ * is read once, at start-up, with the gzip copy the build wrote beside each file. Without a build, the pages answer 503 and say so.
  */
 export async function webApp(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
   const files = readWebFiles()
@@ -103,8 +102,8 @@ function readWebFiles(): Map<string, WebFile> {
     const type = MEDIA_TYPES[extname(name)]
     if (!type) continue
     const body = readFileSync(new URL(name, WEB_ROOT))
-    const gzipped = gzipSync(body, { level: 9 })
-    files.set(name, { body, type, gzipped: gzipped.length < body.length ? gzipped : undefined })
+    const gzippedName = new URL(`${name}.gz`, WEB_ROOT)
+    files.set(name, { body, type, gzipped: existsSync(gzippedName) ? readFileSync(gzippedName) : undefined })
   }
   return files
 }
