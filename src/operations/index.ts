@@ -1,5 +1,6 @@
 import type { AnyOperation } from '../core/operation.ts'
 import { baseConvert } from './base-convert.ts'
+import { baseEncoding } from './base-encoding.ts'
 import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
@@ -67,6 +68,7 @@ import { yamlJson } from './yaml-json.ts'
  */
 export const typedOperations = [
   baseConvert,
+  baseEncoding,
   base32,
   base64,
   binaryText,

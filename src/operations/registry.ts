@@ -8,6 +8,7 @@ import type { AnyOperation } from '../core/operation.ts'
  */
 export const operationLoaders = {
   'base-convert': () => import('./base-convert.ts').then((module) => module.baseConvert),
+  'base-encoding': () => import('./base-encoding.ts').then((module) => module.baseEncoding),
   base32: () => import('./base32.ts').then((module) => module.base32),
   base64: () => import('./base64.ts').then((module) => module.base64),
   'binary-text': () => import('./binary-text.ts').then((module) => module.binaryText),
