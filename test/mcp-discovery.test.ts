@@ -272,6 +272,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: 'https://example.com:8080/search?q=a+b' },
     check: (data) => assert.deepEqual([data.hostname, data.port, data.query], ['example.com', '8080', [{ name: 'q', value: 'a b' }]]),
   },
+  {
+    task: 'decode this base58check bitcoin address to hex',
+    operation: 'base-encoding',
+    arguments: { input: '1PMycacnJaSqwwJqjawXBErnLsZ7RkXUAs', action: 'decode', encoding: 'base58check', outputEncoding: 'hex' },
+    check: (data) => assert.equal(data.result, '00f54a5851e9372b87810a8e60cdd2e7cfd80b6e31'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
