@@ -458,7 +458,7 @@ async function encodeBech32(bytes: Uint8Array, encoding: 'bech32' | 'bech32m', h
 }
 
 async function decodeBech32(input: string, encoding: 'bech32' | 'bech32m', expectedHrp: string | undefined): Promise<Bech32Answer> {
-  const { start, end } = trimmedSpan(input, /\s/)
+  const { start, end } = trimmedSpan(input)
   const length = end - start
   if (length > BECH32_MAX_LENGTH) {
     throw limitExceeded(`${encoding} text is at most ${BECH32_MAX_LENGTH} characters (BIP-173); this has ${length}`, { limit: BECH32_MAX_LENGTH, length })
