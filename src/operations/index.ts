@@ -6,6 +6,7 @@ import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
 import { caseOperation } from './case.ts'
 import { chmod } from './chmod.ts'
+import { cipher } from './cipher.ts'
 import { color } from './color.ts'
 import { compress } from './compress.ts'
 import { cron } from './cron.ts'
@@ -74,6 +75,7 @@ export const typedOperations = [
   binaryText,
   caseOperation,
   chmod,
+  cipher,
   color,
   compress,
   cron,

@@ -14,6 +14,7 @@ export const operationLoaders = {
   'binary-text': () => import('./binary-text.ts').then((module) => module.binaryText),
   case: () => import('./case.ts').then((module) => module.caseOperation),
   chmod: () => import('./chmod.ts').then((module) => module.chmod),
+  cipher: () => import('./cipher.ts').then((module) => module.cipher),
   color: () => import('./color.ts').then((module) => module.color),
   compress: () => import('./compress.ts').then((module) => module.compress),
   cron: () => import('./cron.ts').then((module) => module.cron),
