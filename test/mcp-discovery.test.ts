@@ -278,6 +278,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: '1PMycacnJaSqwwJqjawXBErnLsZ7RkXUAs', action: 'decode', encoding: 'base58check', outputEncoding: 'hex' },
     check: (data) => assert.equal(data.result, '00f54a5851e9372b87810a8e60cdd2e7cfd80b6e31'),
   },
+  {
+    task: 'decrypt this openssl aes-256-cbc encrypted text with my passphrase',
+    operation: 'cipher',
+    arguments: { action: 'decrypt', format: 'openssl', input: 'U2FsdGVkX18d5LqufG/1Q2plozpaoj2gwLEj+eDVMZg=', passphrase: 'correct-horse', iterations: 10_000 },
+    check: (data) => assert.equal(data.result, 'hello devutils'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
