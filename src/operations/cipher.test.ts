@@ -302,6 +302,13 @@ describe('cipher: openssl enc', () => {
     )
   })
 
+  test('openssl enc output taken apart (its salt given, the header left out) decrypts in format fields, the IV derived as openssl does', async () => {
+    const bytes = Buffer.from('U2FsdGVkX18RtQ1sPQHrbKMRdIlB+U8937B7Cp1H4Ws=', 'base64')
+    const parts = { action: 'decrypt', algorithm: 'aes-256-cbc', passphrase: 'correct-horse', kdf: 'evp-md5', salt: bytes.subarray(8, 16).toString('hex') }
+    assert.equal((await run({ ...parts, input: bytes.subarray(16).toString('base64') })).result, 'hello devutils')
+    await expectRefusal(run({ ...parts, salt: '00'.repeat(16), input: bytes.subarray(16).toString('base64') }), { code: 'VALIDATION_ERROR', field: 'salt' })
+  })
+
   test('writes what openssl enc -a writes: Salted__, an 8-byte salt, the ciphertext, base64 in lines of 64 characters', async () => {
     const text = 'a longer message, so that the base64 runs over more than one line of sixty-four characters'
     const answer = await run({ input: text, passphrase: 'correct-horse', format: 'openssl', iterations: 1000 })

@@ -43,7 +43,7 @@ const KEY_ENCODINGS = ['hex', 'base64', 'base64url', 'utf8'] as const
 const TAG_BYTES = 16
 /** The salt this service draws for its own formats; `combined` needs one fixed size to be read back. */
 const SALT_BYTES = 16
-/** `openssl enc` always writes an 8-byte salt after its magic. */
+/** The size of the salt `openssl enc` writes after its magic, whatever the cipher. */
 const OPENSSL_SALT_BYTES = 8
 const OPENSSL_MAGIC = Buffer.from('Salted__', 'latin1')
 /** Inputs larger than this run on a worker thread. */
@@ -489,7 +489,7 @@ async function decrypt(input: CipherInput, algorithm: Algorithm) {
   if (inputEncoding !== 'base64' && inputEncoding !== 'hex') throw validationError('inputEncoding', 'must be base64 or hex to decrypt: ciphertext is bytes')
   checkAeadFields(input, algorithm)
   const material = materialOf(input, algorithm)
-  // Decoded after the fields are checked, so that what the schema could have said comes first (400 before 422).
+  // Decoded after the fields are checked, so that a refused field is told before anything about the content.
   const bytes = () => textToBytes(input.input, inputEncoding)
   const aad = input.aad === undefined ? undefined : aadBytes(input.aad, input.aadEncoding)
   const evp = material.derivation !== undefined && isEvp(material.derivation.kdf)
