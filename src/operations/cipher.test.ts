@@ -536,7 +536,7 @@ describe('cipher: refusals', () => {
     await refusesQuietly({ input: 'x', key: 'c0ffee'.repeat(4), algorithm: 'aes-128-cbc' }, 'VALIDATION_ERROR', /^key must be 16 bytes for aes-128-cbc/)
     await refusesQuietly({ input: 'x', key: `zz${'33'.repeat(31)}` }, 'INVALID_INPUT', /^key is not valid hex/, ['zz'])
     await refusesQuietly({ input: 'x', key: '+/+/', keyEncoding: 'base64url' }, 'INVALID_INPUT', /^key is not valid base64url/)
-    await refusesQuietly({ input: 'x', key: 'my password is long enough' }, 'INVALID_INPUT', /^key is not valid hex/, ['password'])
+    await refusesQuietly({ input: 'x', key: 'hunter2 is what I use' }, 'INVALID_INPUT', /^key is not valid hex.*passphrase/, ['hunter2'])
   })
 
   test('fields that do not apply are refused, not ignored', async () => {

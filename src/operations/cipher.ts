@@ -202,7 +202,7 @@ function keyBytes(key: string, keyEncoding: (typeof KEY_ENCODINGS)[number]): Buf
     return textToBytes(key, keyEncoding === 'hex' ? 'hex' : 'base64', 'key')
   } catch (error) {
     if (!isDevutilsError(error)) throw error
-    throw invalidInput(`key is not valid ${keyEncoding}; set keyEncoding to how it is written`, { field: 'key' })
+    throw invalidInput(`key is not valid ${keyEncoding}; set keyEncoding to how it is written, or give a password as passphrase`, { field: 'key' })
   }
 }
 
