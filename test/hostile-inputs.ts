@@ -836,7 +836,7 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
       422,
       'INVALID_INPUT',
     ),
-    message: /^tag is 4 bytes/,
+    message: /tag is 4 bytes/,
   },
   {
     ...hostile(
