@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { argon2Verify, bcryptVerify, scrypt as wasmScrypt } from 'hash-wasm'
 import { expectRefusal, type Refusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
+import { shaCryptString } from './crypt-hashes.ts'
 import { passwordHash, scryptKey } from './password-hash.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine slows the hashing a lot.
@@ -279,7 +281,7 @@ describe('password-hash: limits and refusals', () => {
   })
 
   test('an empty password: hashing it is a 400 naming input, whatever the algorithm; verifying it against Argon2 is a 422', async () => {
-    for (const algorithm of ['argon2id', 'bcrypt', 'scrypt']) {
+    for (const algorithm of ['argon2id', 'bcrypt', 'scrypt', 'sha512-crypt', 'sha256-crypt']) {
       await expectRefusal(run({ input: '', algorithm }), { code: 'VALIDATION_ERROR', field: 'input', message: /^input .*hash/ })
     }
     for (const variant of ['argon2id', 'argon2i', 'argon2d']) {
@@ -296,6 +298,8 @@ describe('password-hash: limits and refusals', () => {
     await refuses({ input: 'x', action: 'verify' }, 'hash')
     await refuses({ input: 'x', hash: 'y'.repeat(513), action: 'verify' }, 'hash')
     await refuses({ input: 'x', algorithm: 'md5' }, 'algorithm')
+    await refuses({ input: 'x', algorithm: 'md5-crypt' }, 'algorithm')
+    await refuses({ input: 'x', algorithm: 'apr1' }, 'algorithm')
     await refuses({ input: 'x', memoryKiB: 65537 }, 'memoryKiB')
     await refuses({ input: 'x', memoryKiB: 8, parallelism: 2 }, 'memoryKiB')
     await refuses({ input: 'x', iterations: 11 }, 'iterations')
@@ -306,3 +310,218 @@ describe('password-hash: limits and refusals', () => {
     await refuses({ input: 'x', algorithm: 'scrypt', blockSize: 33 }, 'blockSize')
   })
 })
+
+/** Ulrich Drepper, "Unix crypt using SHA-256 and SHA-512" (akkadia.org/drepper/SHA-crypt.txt): every test vector it gives, as setting, password, string. */
+const DREPPER_VECTORS: Array<[setting: string, password: string, expected: string]> = [
+  ['$5$saltstring', 'Hello world!', '$5$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5'],
+  ['$5$rounds=10000$saltstringsaltstring', 'Hello world!', '$5$rounds=10000$saltstringsaltst$3xv.VbSHBb41AL9AvLeujZkZRBAwqFMz2.opqey6IcA'],
+  ['$5$rounds=5000$toolongsaltstring', 'This is just a test', '$5$rounds=5000$toolongsaltstrin$Un/5jzAHMgOGZ5.mWJpuVolil07guHPvOW8mGRcvxa5'],
+  [
+    '$5$rounds=1400$anotherlongsaltstring',
+    'a very much longer text to encrypt.  This one even stretches over morethan one line.',
+    '$5$rounds=1400$anotherlongsalts$Rx.j8H.h8HjEDGomFU8bDkXm3XIUnzyxf12oP84Bnq1',
+  ],
+  ['$5$rounds=77777$short', 'we have a short salt string but not a short password', '$5$rounds=77777$short$JiO1O3ZpDAxGJeaDIuqCoEFysAe1mZNJRs3pw0KQRd/'],
+  ['$5$rounds=123456$asaltof16chars..', 'a short string', '$5$rounds=123456$asaltof16chars..$gP3VQ/6X7UUEW3HkBn2w1/Ptq2jxPyzV/cZKmF/wJvD'],
+  ['$5$rounds=10$roundstoolow', 'the minimum number is still observed', '$5$rounds=1000$roundstoolow$yfvwcWrQ8l/K0DAWyuPMDNHpIVlTQebY9l/gL972bIC'],
+  ['$6$saltstring', 'Hello world!', '$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1'],
+  [
+    '$6$rounds=10000$saltstringsaltstring',
+    'Hello world!',
+    '$6$rounds=10000$saltstringsaltst$OW1/O6BYHV6BcXZu8QVeXbDWra3Oeqh0sbHbbMCVNSnCM/UrjmM0Dp8vOuZeHBy/YTBmSK6H9qs/y3RnOaw5v.',
+  ],
+  [
+    '$6$rounds=5000$toolongsaltstring',
+    'This is just a test',
+    '$6$rounds=5000$toolongsaltstrin$lQ8jolhgVRVhY4b5pZKaysCLi0QBxGoNeKQzQ3glMhwllF7oGDZxUhx1yxdYcz/e1JSbq3y6JMxxl8audkUEm0',
+  ],
+  [
+    '$6$rounds=1400$anotherlongsaltstring',
+    'a very much longer text to encrypt.  This one even stretches over morethan one line.',
+    '$6$rounds=1400$anotherlongsalts$POfYwTEok97VWcjxIiSOjiykti.o/pQs.wPvMxQ6Fm7I6IoYN3CmLs66x9t0oSwbtEW7o7UmJEiDwGqd8p4ur1',
+  ],
+  [
+    '$6$rounds=77777$short',
+    'we have a short salt string but not a short password',
+    '$6$rounds=77777$short$WuQyW2YR.hBNpjjRhpYD/ifIw05xdfeEyQoMxIXbkvr0gge1a1x3yRULJ5CCaUeOxFmtlcGZelFl5CxtgfiAc0',
+  ],
+  [
+    '$6$rounds=123456$asaltof16chars..',
+    'a short string',
+    '$6$rounds=123456$asaltof16chars..$BtCwjqMJGx5hrJhZywWvt0RLE8uZ4oPwcelCjmw2kSYu.Ec6ycULevoBK25fs2xXgMNrCzIMVcgEJAstJeonj1',
+  ],
+  [
+    '$6$rounds=10$roundstoolow',
+    'the minimum number is still observed',
+    '$6$rounds=1000$roundstoolow$kUMsbe306n21p9R.FRkW3IGn.S9NPN0x50YhH1xhLsPuWGsUSklZt58jaTfF4ZEQpyUNGc0dqbpBYYBaHHrsX.',
+  ],
+]
+
+/** What crypt(3) does with a setting: rounds named are clamped and written, the salt is cut at `$` and to 16 characters. */
+function cryptOf(setting: string, password: string): string {
+  const [, variant, roundsText, salt] = /^\$([56])\$(?:rounds=(\d+)\$)?([^$]*)/.exec(setting)!
+  const rounds = roundsText === undefined ? 5000 : Math.min(Math.max(Number(roundsText), 1000), 999_999_999)
+  return shaCryptString(variant === '5' ? 'sha256-crypt' : 'sha512-crypt', Buffer.from(password), salt.slice(0, 16), rounds, roundsText !== undefined)
+}
+
+interface OracleCase {
+  algorithm: 'md5-crypt' | 'apr1' | 'sha256-crypt' | 'sha512-crypt'
+  password: string
+  setting: string
+  expected: string
+  oracle: string
+}
+const ORACLE = JSON.parse(readFileSync(new URL('../../test/fixtures/crypt/oracle.json', import.meta.url), 'utf8')) as { cases: OracleCase[] }
+
+describe('password-hash: crypt(3) strings (sha512-crypt, sha256-crypt, md5-crypt, apr1)', () => {
+  test('Drepper’s SHA-crypt vectors, all 14: the string from the setting, and verify of it', async () => {
+    for (const [setting, password, expected] of DREPPER_VECTORS) {
+      assert.equal(cryptOf(setting, password), expected, setting)
+      const answer = await run({ action: 'verify', input: password, hash: expected })
+      assert.equal(answer.matches, true, expected)
+      assert.equal(answer.algorithm, setting.startsWith('$5$') ? 'sha256-crypt' : 'sha512-crypt')
+      assert.deepEqual(answer.parameters, { rounds: Number(/rounds=(\d+)/.exec(expected)?.[1] ?? 5000) })
+      assert.equal(answer.warnings, undefined)
+      assert.equal(await verify(`${password}.`, expected), false, expected)
+    }
+  })
+
+  test('rounds below 1,000 are raised to 1,000 (Drepper’s rounds=10 vectors), and the answer says so', async () => {
+    for (const [setting, password, expected] of DREPPER_VECTORS.filter(([setting]) => setting.includes('rounds=10$'))) {
+      // The hash as the setting spelled it: checked with 1,000 rounds.
+      const named = expected.replace('rounds=1000$', 'rounds=10$')
+      const answer = await run({ action: 'verify', input: password, hash: named })
+      assert.equal(answer.matches, true, setting)
+      assert.deepEqual(answer.parameters, { rounds: 1000 })
+      assert.match((answer.warnings as string[])[0], /names rounds=10; .* checked with 1000 rounds/)
+      const zero = await run({ action: 'verify', input: password, hash: expected.replace('rounds=1000$', 'rounds=0$') })
+      assert.equal(zero.matches, true)
+    }
+  })
+
+  test('rounds above the ceiling, as far as the specification’s 999,999,999 and past it, are refused without running', async () => {
+    for (const rounds of ['1000001', '999999999', '1000000000', '18446744073709551616', '9'.repeat(30)]) {
+      for (const prefix of ['$5$', '$6$']) {
+        const hash = `${prefix}rounds=${rounds}$saltstring$${'a'.repeat(prefix === '$5$' ? 43 : 86)}`
+        const started = performance.now()
+        const refusal = await refusesQuietly({ action: 'verify', input: 'Hello world!', hash }, 'LIMIT_EXCEEDED', /rounds .*1000000 .*was not run/, [
+          'saltstring',
+          'aaaaaaaa',
+        ])
+        assert.deepEqual(refusal.details, { parameter: 'rounds', limit: 1_000_000 })
+        assert.ok(performance.now() - started < 1000)
+      }
+    }
+    await expectRefusal(run({ input: 'x', algorithm: 'sha512-crypt', rounds: 1_000_001 }), { code: 'VALIDATION_ERROR', field: 'rounds' })
+    await expectRefusal(run({ input: 'x', algorithm: 'sha256-crypt', rounds: 999 }), { code: 'VALIDATION_ERROR', field: 'rounds' })
+  })
+
+  test(`${ORACLE.cases.length} strings from openssl passwd and Python’s crypt (test/fixtures/crypt/oracle.json) verify, and SHA-crypt ones are reproduced`, async () => {
+    for (const { algorithm, password, setting, expected } of ORACLE.cases) {
+      const answer = await run({ action: 'verify', input: password, hash: expected })
+      assert.equal(answer.matches, true, `${algorithm} ${setting}`)
+      assert.equal(answer.algorithm, algorithm)
+      if (algorithm.startsWith('sha')) assert.equal(cryptOf(setting, password), expected)
+      else assert.match((answer.warnings as string[])[0], /weak/)
+    }
+  })
+
+  test('Apache’s documented apr1 example, and MD5-crypt against the wrong password', async () => {
+    assert.deepEqual(await run({ action: 'verify', input: 'myPassword', hash: '$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/' }), {
+      result: true,
+      action: 'verify',
+      algorithm: 'apr1',
+      parameters: {},
+      matches: true,
+      warnings: ['apr1 is a weak hash (MD5, 1,000 fixed rounds): rehash the password with bcrypt, argon2id or sha512-crypt'],
+    })
+    assert.equal(await verify('mypassword', '$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/'), false)
+    // The same salt and password under $1$ differ: the prefix is mixed into the hash.
+    assert.equal(await verify('myPassword', '$1$r31.....$HqJZimcKQFAMYayBlzkrA/'), false)
+  })
+
+  test('hashing: sha512-crypt by default rounds writes no rounds=, other rounds are written; both verify', async () => {
+    const plain = await run({ input: 'pässwörd', algorithm: 'sha512-crypt' })
+    assert.match(plain.result as string, /^\$6\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{86}$/)
+    assert.deepEqual(plain.parameters, { rounds: 5000 })
+    assert.equal(await verify('pässwörd', plain.result as string), true)
+    const [, , salt] = (plain.result as string).split('$')
+    assert.equal(cryptOf(`$6$${salt}`, 'pässwörd'), plain.result)
+    const counted = await run({ input: 'pässwörd', algorithm: 'sha256-crypt', rounds: 1000 })
+    assert.match(counted.result as string, /^\$5\$rounds=1000\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{43}$/)
+    assert.deepEqual(counted.parameters, { rounds: 1000 })
+    assert.equal(await verify('pässwörd', counted.result as string), true)
+    assert.notEqual((await run({ input: 'pässwörd', algorithm: 'sha512-crypt' })).result, plain.result)
+  })
+
+  test('property: hash then verify matches for any password and rounds, a changed one does not; the string is what the specification gives', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 80, unit: 'grapheme' }).filter((text) => !text.includes('\u0000')),
+        fc.constantFrom('sha512-crypt', 'sha256-crypt'),
+        fc.integer({ min: 1000, max: 1300 }),
+        async (password, algorithm, rounds) => {
+          const { result } = await run({ input: password, algorithm, rounds })
+          assert.equal(await verify(password, result as string), true)
+          assert.equal(await verify(`${password}x`, result as string), false)
+          const salt = (result as string).split('$')[3]
+          assert.equal(cryptOf(`$${algorithm === 'sha256-crypt' ? 5 : 6}$rounds=${rounds}$${salt}`, password), result)
+        },
+      ),
+      { numRuns: 30 },
+    )
+  })
+
+  test('a malformed crypt string is a 422 that does not quote it; the wrong length of hash never throws', async () => {
+    const hash86 = 'svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1'
+    const malformed = [
+      `$6$saltstring$${hash86.slice(1)}`,
+      `$6$saltstring$${hash86}x`,
+      `$5$saltstring$${hash86}`,
+      `$6$saltstringsaltstring$${hash86}`,
+      `$6$rounds=$saltstring$${hash86}`.replace('rounds=$', 'rounds=x$x'),
+      `$6$salt:string$${hash86}`,
+      `$6$saltstring$${hash86.slice(0, -1)}!`,
+      '$1$saltsalt$5Jhcit4zN9UlGiA0txPkO',
+      '$1$saltsaltsalt$5Jhcit4zN9UlGiA0txPkO0',
+      '$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/x',
+      '$apr1$HqJZimcKQFAMYayBlzkrA/',
+      '$7$saltstring$abc',
+    ]
+    for (const hash of malformed) {
+      const refusal = await expectRefusal(run({ action: 'verify', input: 'Hello world!', hash }), {
+        code: 'INVALID_INPUT',
+        message: /^hash is not a valid password hash/,
+      })
+      for (const part of hash.split('$').filter((piece) => piece.length > 8)) assert.ok(!refusal.message.includes(part), `${refusal.message} quotes ${part}`)
+      assert.deepEqual(refusal.details, { field: 'hash' })
+    }
+  })
+
+  test('passwords crypt(3) cannot take: U+0000 and more than 4,096 bytes; rounds × length past the work bound', async () => {
+    await refusesQuietly({ input: 'a\u0000b', algorithm: 'sha512-crypt' }, 'INVALID_INPUT', /U\+0000.*crypt\(3\)/, [])
+    await refusesQuietly({ action: 'verify', input: 'a\u0000secret', hash: '$apr1$r31.....$HqJZimcKQFAMYayBlzkrA/' }, 'INVALID_INPUT', /U\+0000/, [
+      'secret',
+      'HqJZimcKQFAMYayBlzkrA',
+    ])
+    const long = 'é'.repeat(2049)
+    const refusal = await refusesQuietly({ input: long, algorithm: 'sha256-crypt' }, 'LIMIT_EXCEEDED', /4098 bytes.*at most 4096/, [long])
+    assert.deepEqual(refusal.details, { field: 'input', bytes: 4098, limit: 4096 })
+    // 4,096 bytes at 1,000,000 rounds would run for many seconds: refused before the first round.
+    const started = performance.now()
+    await expectRefusal(run({ input: 'x'.repeat(4096), algorithm: 'sha512-crypt', rounds: 1_000_000 }), {
+      code: 'LIMIT_EXCEEDED',
+      details: { parameter: 'work', limit: 2 ** 28 },
+    })
+    await expectRefusal(run({ action: 'verify', input: 'x'.repeat(4096), hash: `$6$rounds=100000$salt$${hash86Of('x')}` }), {
+      code: 'LIMIT_EXCEEDED',
+      details: { parameter: 'work', limit: 2 ** 28 },
+    })
+    assert.ok(performance.now() - started < 1000)
+    // 4,096 bytes at the default rounds are fine.
+    const { result } = await run({ input: 'x'.repeat(4096), algorithm: 'sha256-crypt' })
+    assert.equal(await verify('x'.repeat(4096), result as string), true)
+  })
+})
+
+const hash86Of = (character: string) => character.repeat(86)
