@@ -20,6 +20,7 @@ import { hash } from './hash.ts'
 import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
+import { htpasswd } from './htpasswd.ts'
 import { id } from './id.ts'
 import { idn } from './idn.ts'
 import { ipAddress } from './ip-address.ts'
@@ -89,6 +90,7 @@ export const typedOperations = [
   hexText,
   hmac,
   htmlEntity,
+  htpasswd,
   id,
   idn,
   ipAddress,

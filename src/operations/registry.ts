@@ -28,6 +28,7 @@ export const operationLoaders = {
   'hex-text': () => import('./hex-text.ts').then((module) => module.hexText),
   hmac: () => import('./hmac.ts').then((module) => module.hmac),
   'html-entity': () => import('./html-entity.ts').then((module) => module.htmlEntity),
+  htpasswd: () => import('./htpasswd.ts').then((module) => module.htpasswd),
   id: () => import('./id.ts').then((module) => module.id),
   idn: () => import('./idn.ts').then((module) => module.idn),
   'ip-address': () => import('./ip-address.ts').then((module) => module.ipAddress),
