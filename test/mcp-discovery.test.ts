@@ -151,6 +151,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: 'abc', algorithm: 'sha256' },
     check: (data) => assert.match(String(data.result), /^ba7816bf/),
   },
+  {
+    task: 'htpasswd line for basic auth',
+    operation: 'htpasswd',
+    arguments: { username: 'alice', password: 'secret', algorithm: 'sha1' },
+    check: (data) => assert.equal(data.result, 'alice:{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ='),
+  },
   { task: 'next cron run', operation: 'cron', arguments: { input: '0 9 * * 1' }, check: (data) => assert.ok(data.description) },
   {
     task: 'epoch to date',
