@@ -196,7 +196,7 @@ export const htpasswd = defineOperation({
     'The password may be empty and is taken as UTF-8, at most 4,096 bytes and without U+0000 (htpasswd passes C strings); bcrypt reads only its first 72 bytes, as Apache’s does, and `warnings` says so when more were given. `warnings` also says when an algorithm is weak (apr1, {SHA}) or not read everywhere (sha-crypt). ' +
     '`verify` reads `input`: one line `user:hash`, a hash alone, or a whole htpasswd file with `username` naming the line (empty lines and `#` comments are skipped, the first line of the user counts, and the hash ends at the next `:` as Apache reads it). It reads `$2y$`/`$2a$`/`$2b$`, `$6$`, `$5$`, `$apr1$`, `$1$` and `{SHA}`, and answers `matches`, compared in constant time, with the cost or rounds read. ' +
     'DES crypt(3) hashes (13 characters) and plain-text passwords are refused (422): DES keeps only 8 characters of a password. A line naming a cost above 14 or rounds above 1,000,000 is refused (422 LIMIT_EXCEEDED) without running; SHA-crypt rounds below 1,000 are raised to 1,000, as the specification does, with a warning. ' +
-    'User names with `:`, CR or LF are refused (400). The password and the line to verify are secrets: never echoed, logged or put in a URL, so this operation answers POST only. The work runs on a worker thread for bcrypt, for verify, and for SHA-crypt at 100,000 rounds or more.',
+    'User names with `:`, CR or LF are refused (400). The password and the line to verify are secrets: never echoed, logged or put in a URL, so this operation answers POST only. The work runs on a worker thread, but for generating {SHA}, a single SHA-1.',
   input: Type.Object(
     {
       action: withDefault(
@@ -291,8 +291,8 @@ export const htpasswd = defineOperation({
       output: { result: true, action: 'verify', username: 'dave', algorithm: 'bcrypt', cost: 5, matches: true, warnings: [] },
     },
   ],
-  offload: ({ action, algorithm, rounds, password }) =>
-    action === 'verify' || algorithm === 'bcrypt' || (algorithm.endsWith('-crypt') && (rounds >= 100_000 || password.length > 1024)),
+  // Only {SHA}, one SHA-1, costs less than a thread hop; even apr1's fixed rounds cost more.
+  offload: ({ action, algorithm }) => action === 'verify' || algorithm !== 'sha1',
   deliberatelySlow: true,
   verdict: { field: 'matches', failure: 'the password does not match the line' },
   async run({ action, username, password, algorithm, cost, rounds, input }) {

@@ -46,7 +46,7 @@ export const LIMITS = {
   scryptWork: 2 ** 21,
   saltBytes: 64,
   hashBytes: 128,
-  /** SHA-crypt's rounds, for hashing and for a hash to verify; the specification's own ceiling (999,999,999) would run for many minutes. */
+  /** SHA-crypt's rounds, for hashing and for a hash to verify; the specification's own ceiling would run for many minutes. */
   shaCryptRounds: 1_000_000,
   /**
    * rounds · (password bytes + 64): each SHA-crypt round hashes the password sequence up to twice, so
@@ -256,9 +256,9 @@ function parseBcrypt(match: RegExpExecArray): ParsedHash {
 }
 
 /**
- * `$5$[rounds=N$]salt$hash` and `$6$…`. Rounds below 1,000 are raised to 1,000, as the specification
- * does (and says so in a warning); rounds above this service's ceiling are refused without running, which
- * also covers the specification's own lowering of anything above 999,999,999.
+ * `$5$[rounds=N$]salt$hash` and `$6$…`. Rounds below the specification's minimum are raised to it, as
+ * the specification does (and a warning says so); rounds above this service's ceiling are refused
+ * without running, which also covers the specification's own lowering of rounds above its maximum.
  */
 function parseShaCrypt(match: RegExpExecArray): ParsedHash {
   const [, variant, roundsText, salt, hashText] = match
