@@ -5,6 +5,7 @@ import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
 import { caseOperation } from './case.ts'
+import { checksum } from './checksum.ts'
 import { chmod } from './chmod.ts'
 import { cipher } from './cipher.ts'
 import { color } from './color.ts'
@@ -75,6 +76,7 @@ export const typedOperations = [
   base64,
   binaryText,
   caseOperation,
+  checksum,
   chmod,
   cipher,
   color,

@@ -13,6 +13,7 @@ export const operationLoaders = {
   base64: () => import('./base64.ts').then((module) => module.base64),
   'binary-text': () => import('./binary-text.ts').then((module) => module.binaryText),
   case: () => import('./case.ts').then((module) => module.caseOperation),
+  checksum: () => import('./checksum.ts').then((module) => module.checksum),
   chmod: () => import('./chmod.ts').then((module) => module.chmod),
   cipher: () => import('./cipher.ts').then((module) => module.cipher),
   color: () => import('./color.ts').then((module) => module.color),
