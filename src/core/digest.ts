@@ -13,21 +13,26 @@ export type DigestEncoding = (typeof DIGEST_ENCODINGS)[number]
 
 /**
  * The canonical name of an accepted spelling: lower case, without a hyphen right after "sha"
- * (SHA-256 → sha256, SHA-3-256 → sha3-256), with FIPS 180-4's "512/256" written "512-256".
+ * (SHA-256 → sha256, SHA-3-256 → sha3-256), with FIPS 180-4's "512/224" and "512/256" written
+ * "512-224" and "512-256". SHAKE is a name of its own, not SHA followed by "KE".
  */
 export function canonicalAlgorithm<T extends string>(spelling: string): T {
-  return spelling.toLowerCase().replace(/^sha-/, 'sha').replace('512/256', '512-256') as T
+  return spelling
+    .toLowerCase()
+    .replace(/^sha-(?!ke)/, 'sha')
+    .replace(/512\/(224|256)/, '512-$1') as T
 }
 
 const anyCase = (text: string) => text.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`)
 
 /**
  * A pattern that accepts exactly the spellings `canonicalAlgorithm` maps onto `names`: any letter
- * case, an optional hyphen after "sha", and "/" for the inner hyphen of sha512-256.
+ * case, an optional hyphen after "sha", and "/" for the inner hyphen of sha512-224 and sha512-256.
  */
 export function algorithmPattern(names: readonly string[]): string {
-  const shaSuffixes = names.filter((name) => name.startsWith('sha')).map((name) => anyCase(name.slice(3)).replace('512-256', '512[-/]256'))
-  const others = names.filter((name) => !name.startsWith('sha')).map(anyCase)
+  const isSha = (name: string) => name.startsWith('sha') && !name.startsWith('shake')
+  const shaSuffixes = names.filter(isSha).map((name) => anyCase(name.slice(3)).replace(/512-(224|256)/, '512[-/]$1'))
+  const others = names.filter((name) => !isSha(name)).map(anyCase)
   const alternatives = shaSuffixes.length > 0 ? [`[sS][hH][aA]-?(?:${shaSuffixes.join('|')})`, ...others] : others
   return `^(?:${alternatives.join('|')})$`
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import { crc32 } from 'node:zlib'
 import fc from 'fast-check'
-import { blake3 } from 'hash-wasm'
+import { blake2b, blake2s, blake3, keccak, whirlpool } from 'hash-wasm'
 import { expectRefusal } from '../../test/expect.ts'
 import { algorithmPattern, canonicalAlgorithm, HASH_SLICE_BYTES } from '../core/digest.ts'
 import { execute } from '../core/execute.ts'
@@ -43,7 +44,78 @@ const KNOWN_ANSWERS: Record<string, [empty: string, abc: string]> = {
   ],
   blake2s256: ['69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9', '508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982'],
   blake3: ['af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262', '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85'],
+  // FIPS 180-4's SHA-512/224 examples (NIST CSRC).
+  'sha512-224': ['6ed0dd02806fa89e25de060c19d3ac86cabb87d6a0ddd05c333b84f4', '4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa'],
+  // Keccak with its original padding, as the Keccak team's reference and Ethereum compute it.
+  'keccak-224': ['f71837502ba8e10837bdd8d365adb85591895602fc552b48b7390abd', 'c30411768506ebe1c2871b1ee2e87d38df342317300a9b97a95ec6a8'],
+  'keccak-256': ['c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470', '4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45'],
+  'keccak-384': [
+    '2c23146a63a29acf99e73b88f8c24eaa7dc60aa771780ccc006afbfa8fe2479b2dd2b21362337441ac12b515911957ff',
+    'f7df1165f033337be098e7d288ad6a2f74409d7a60b49c36642218de161b1f99f8c681e4afaf31a34db29fb763e3c28e',
+  ],
+  'keccak-512': [
+    '0eab42de4c3ceb9235fc91acffe746b29c29a8c366b7c60e4e67c466f36a4304c00fa9caf9d87976ba469bcbe06713b435f091ef2769fb160cdab33d3670680e',
+    '18587dc2ea106b9a1563e32b3312421ca164c7f1f07bc922a9c83d77cea3a1e5d0c69910739025372dc14ac9642629379540c17e2a65b19d77aa511a9d00bb96',
+  ],
+  // Bosselaers' RIPEMD-160 page.
+  ripemd160: ['9c1185a5c5e9fc54612808977ee8f548b2258d31', '8eb208f7e05d987a9b044a8e98c6b087f15a0bfc'],
+  // GB/T 32905-2016 Appendix A gives "abc"; "" is OpenSSL's answer.
+  sm3: ['1ab21d8355cfa17f8e61194831e81a8f22bec8c728fefb747ed035eb5082aa2b', '66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0'],
+  // ISO/IEC 10118-3's Whirlpool test vectors.
+  whirlpool: [
+    '19fa61d75522a4669b44e39c1d2e1726c530232130d407f89afee0964997f7a73e83be698b288febcf88e3e03c4f0757ea8964e59b63d93708b138cc42a66eb3',
+    '4e2448a4c6f486bb16b6562c73b4020bf3043e3a731bce721ae1b303d97e6d4c7181eebdb6c57e277d0e34957114cbd6c797fc9d95d8b582d225292076d4eef5',
+  ],
+  blake2b: [
+    '786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419d25e1031afee585313896444934eb04b903a685b1448b755d56f701afe9be2ce',
+    'ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923',
+  ],
+  blake2s: ['69217a3079908094e11121d042354a7c1f55b6482ca1a51e1b250dfd1ed0eef9', '508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982'],
 }
+
+/** The digest length asked for where one must be: SHAKE's. */
+const LENGTHS: Record<string, number> = { shake128: 256, shake256: 512 }
+const withLength = (algorithm: string) => (algorithm in LENGTHS ? { algorithm, length: LENGTHS[algorithm] } : { algorithm })
+
+// FIPS 202's SHAKE examples (NIST CSRC example values), at the lengths of LENGTHS.
+const SHAKE_ANSWERS: Record<string, [empty: string, abc: string]> = {
+  shake128: ['7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26', '5881092dd818bf5cf8a3ddb793fbcba74097d5c526a6d35f97b83351940f2cc8'],
+  shake256: [
+    '46b9dd2b0ba88d13233b3feb743eeb243fcd52ea62b81b82b50c27646ed5762fd75dc4ddd8c0f200cb05019d67b592f6fc821c49479ab48640292eacb3b7c4be',
+    '483366601360a8771c6863080cc4114d8db44530f8f1e1ee4f94ea37e78b5739d5a15bef186a5386c75744c0527e1faa9f8726e462a12a4feb06bd8801e751e4',
+  ],
+}
+
+// Bosselaers' RIPEMD-160 page: the rest of its messages.
+const RIPEMD160_SUITE: Array<[string, string]> = [
+  ['a', '0bdc9d2d256b3ee9daae347be6f4dc835a467ffe'],
+  ['message digest', '5d0689ef49d2fae572b881b123a85ffa21595f36'],
+  ['abcdefghijklmnopqrstuvwxyz', 'f71c27109c692c1b56bbdceb5b9d2865b3708dbc'],
+  ['abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq', '12a053384a9c0c88e405a06c27dcf49ada62eb2b'],
+  ['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 'b0e20b6e3116640286ed3a87a5713079b21f5189'],
+  ['1234567890'.repeat(8), '9b752e45573d4b39f4dbd3323cab82bf63326bfb'],
+]
+
+// ISO/IEC 10118-3's Whirlpool test vectors: the rest of its messages.
+const WHIRLPOOL_SUITE: Array<[string, string]> = [
+  ['a', '8aca2602792aec6f11a67206531fb7d7f0dff59413145e6973c45001d0087b42d11bc645413aeff63a42391a39145a591a92200d560195e53b478584fdae231a'],
+  ['message digest', '378c84a4126e2dc6e56dcc7458377aac838d00032230f53ce1f5700c0ffb4d3b8421557659ef55c106b4b52ac5a4aaa692ed920052838f3362e86dbd37a8903e'],
+  [
+    'abcdefghijklmnopqrstuvwxyz',
+    'f1d754662636ffe92c82ebb9212a484a8d38631ead4238f5442ee13b8054e41b08bf2a9251c30b6a0b8aae86177ab4a6f68f673e7207865d5d9819a3dba4eb3b',
+  ],
+  [
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+    'dc37e008cf9ee69bf11f00ed9aba26901dd7c28cdec066cc6af42e40f82f3a1e08eba26629129d8fb7cb57211b9281a65517cc879d7b962142c65f5a7af01467',
+  ],
+  ['1234567890'.repeat(8), '466ef18babb0154d25b9d38a6414f5c08784372bccb204d6549c4afadb6014294d5bd8df2a6c44e538cd047b2681a51a2c60481e88c5a20b2c2a80cf3a9a083b'],
+  [
+    'abcdbcdecdefdefgefghfghighijhijk',
+    '2a987ea40f917061f5d6f0a0e4644f488a7a5a52deee656207c562f988e95c6916bdc8031bc5be1b7b947639fe050b56939baaa0adff9ae6745b7b181c3be3fd',
+  ],
+]
+
+const suiteFile = (path: string) => readFileSync(new URL(`../../test/fixtures/suites/${path}`, import.meta.url), 'utf8')
 
 // RFC 1321 §A.5 test suite.
 const MD5_SUITE: Array<[string, string]> = [
@@ -72,20 +144,40 @@ const BITS: Record<string, number> = {
   blake2s256: 256,
   blake3: 256,
   crc32: 32,
+  'sha512-224': 224,
+  shake128: 256,
+  shake256: 512,
+  'keccak-224': 224,
+  'keccak-256': 256,
+  'keccak-384': 384,
+  'keccak-512': 512,
+  ripemd160: 160,
+  sm3: 256,
+  whirlpool: 512,
+  blake2b: 512,
+  blake2s: 256,
 }
 
 /** The digest computed in one call, without the operation's slicing. */
 async function oneShotHex(algorithm: string, bytes: Buffer): Promise<string> {
   if (algorithm === 'blake3') return blake3(bytes)
   if (algorithm === 'crc32') return crc32(bytes).toString(16).padStart(8, '0')
+  if (algorithm.startsWith('keccak-')) return keccak(bytes, Number(algorithm.slice(7)) as 224 | 256 | 384 | 512)
+  if (algorithm === 'whirlpool') return whirlpool(bytes)
+  if (algorithm === 'blake2b') return blake2b(bytes)
+  if (algorithm === 'blake2s') return blake2s(bytes)
+  if (algorithm in LENGTHS)
+    return createHash(algorithm, { outputLength: LENGTHS[algorithm] / 8 })
+      .update(bytes)
+      .digest('hex')
   return createHash(algorithm).update(bytes).digest('hex')
 }
 
 describe('hash', () => {
   test('FIPS 180-4, FIPS 202, BLAKE2 and BLAKE3 known answers for "" and "abc"', async () => {
-    for (const [algorithm, [empty, abc]] of Object.entries(KNOWN_ANSWERS)) {
-      assert.equal((await run({ input: '', algorithm })).result, empty, `${algorithm}("")`)
-      assert.equal((await run({ input: 'abc', algorithm })).result, abc, `${algorithm}("abc")`)
+    for (const [algorithm, [empty, abc]] of Object.entries({ ...KNOWN_ANSWERS, ...SHAKE_ANSWERS })) {
+      assert.equal((await run({ input: '', ...withLength(algorithm) })).result, empty, `${algorithm}("")`)
+      assert.equal((await run({ input: 'abc', ...withLength(algorithm) })).result, abc, `${algorithm}("abc")`)
     }
   })
 
@@ -109,7 +201,7 @@ describe('hash', () => {
   test('bits is the digest size of each algorithm', async () => {
     assert.deepEqual(Object.keys(BITS).sort(), [...HASH_ALGORITHMS].sort())
     for (const algorithm of HASH_ALGORITHMS) {
-      const data = await run({ input: 'x', algorithm })
+      const data = await run({ input: 'x', ...withLength(algorithm) })
       assert.equal(data.bits, BITS[algorithm], algorithm)
       assert.equal(String(data.result).length, BITS[algorithm] / 4, algorithm)
     }
@@ -132,18 +224,39 @@ describe('hash', () => {
       BLAKE2b512: 'blake2b512',
       Blake2S256: 'blake2s256',
       CRC32: 'crc32',
+      'SHA-512/224': 'sha512-224',
+      'sha512/224': 'sha512-224',
+      SHAKE128: 'shake128',
+      'Keccak-256': 'keccak-256',
+      RIPEMD160: 'ripemd160',
+      SM3: 'sm3',
+      Whirlpool: 'whirlpool',
+      BLAKE2b: 'blake2b',
     }
     for (const [spelling, canonical] of Object.entries(spellings)) {
-      const data = await run({ input: 'abc', algorithm: spelling })
+      const data = await run({ input: 'abc', ...withLength(canonical), algorithm: spelling })
       assert.equal(data.algorithm, canonical, spelling)
-      assert.equal(data.result, (await run({ input: 'abc', algorithm: canonical })).result, spelling)
+      assert.equal(data.result, (await run({ input: 'abc', ...withLength(canonical) })).result, spelling)
     }
     assert.equal((await run({ input: 'abc', algorithm: 'SHA-1' })).result, KNOWN_ANSWERS.sha1[1])
     assert.equal((await run({ input: 'abc', algorithm: 'SHA-512' })).result, KNOWN_ANSWERS.sha512[1])
   })
 
   test('an unknown algorithm is a 400 that lists the canonical names', async () => {
-    for (const algorithm of ['whirlpool', 'sha', 'sha256 ', 'sha--256', 'sha3256', 'md-5', 'blake2b-512', 'sha3-512/256', 'shake128', '']) {
+    for (const algorithm of [
+      'whirlpool2',
+      'sha',
+      'sha256 ',
+      'sha--256',
+      'sha3256',
+      'md-5',
+      'blake2b-512',
+      'sha3-512/256',
+      'sha-ke128',
+      'keccak256',
+      'shake512',
+      '',
+    ]) {
       await assert.rejects(run({ input: 'abc', algorithm }), (error: Error & { code?: string }) => {
         assert.equal(error.code, 'VALIDATION_ERROR', algorithm)
         for (const name of HASH_ALGORITHMS) assert.ok(error.message.includes(name), `the message lists ${name}`)
@@ -235,14 +348,14 @@ describe('hash', () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), fc.constantFrom(...HASH_ALGORITHMS), async (bytes, algorithm) => {
         const buffer = Buffer.from(bytes)
-        const viaHex = await run({ input: buffer.toString('hex'), inputEncoding: 'hex', algorithm })
-        const viaBase64 = await run({ input: buffer.toString('base64'), inputEncoding: 'base64', algorithm })
-        const viaLatin1 = await run({ input: buffer.toString('latin1'), inputEncoding: 'latin1', algorithm })
+        const viaHex = await run({ input: buffer.toString('hex'), inputEncoding: 'hex', ...withLength(algorithm) })
+        const viaBase64 = await run({ input: buffer.toString('base64'), inputEncoding: 'base64', ...withLength(algorithm) })
+        const viaLatin1 = await run({ input: buffer.toString('latin1'), inputEncoding: 'latin1', ...withLength(algorithm) })
         assert.equal(String(viaHex.result).length, BITS[algorithm] / 4, 'leading zeros are kept')
         assert.equal(viaBase64.result, viaHex.result)
         assert.equal(viaLatin1.result, viaHex.result)
         assert.equal(
-          (await run({ input: buffer.toString('hex'), inputEncoding: 'hex', algorithm, expected: String(viaHex.result).toUpperCase() })).matches,
+          (await run({ input: buffer.toString('hex'), inputEncoding: 'hex', ...withLength(algorithm), expected: String(viaHex.result).toUpperCase() })).matches,
           true,
         )
       }),
@@ -269,7 +382,7 @@ describe('hash', () => {
       const base64 = bytes.toString('base64')
       for (const algorithm of HASH_ALGORITHMS) {
         assert.equal(
-          (await run({ input: base64, inputEncoding: 'base64', algorithm })).result,
+          (await run({ input: base64, inputEncoding: 'base64', ...withLength(algorithm) })).result,
           await oneShotHex(algorithm, bytes),
           `${algorithm}, ${size} bytes`,
         )
@@ -298,5 +411,79 @@ describe('hash', () => {
     }
     assert.equal(await ticksDuring('x'.repeat(HASH_SLICE_BYTES + 1)), true)
     assert.equal(await ticksDuring('x'.repeat(HASH_SLICE_BYTES)), false)
+  })
+
+  test('RIPEMD-160 (Bosselaers), Whirlpool (ISO/IEC 10118-3) and SM3 (GB/T 32905-2016) example suites', async () => {
+    for (const [text, digest] of RIPEMD160_SUITE)
+      assert.equal((await run({ input: text, algorithm: 'ripemd160' })).result, digest, `ripemd160(${JSON.stringify(text)})`)
+    for (const [text, digest] of WHIRLPOOL_SUITE)
+      assert.equal((await run({ input: text, algorithm: 'whirlpool' })).result, digest, `whirlpool(${JSON.stringify(text)})`)
+    assert.equal((await run({ input: 'abcd'.repeat(16), algorithm: 'sm3' })).result, 'debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732')
+    const million = 'a'.repeat(1_000_000)
+    assert.equal((await run({ input: million, algorithm: 'ripemd160' })).result, '52783243c1697bdbe16d37f97f68f08325dc1528')
+    assert.equal(
+      (await run({ input: million, algorithm: 'whirlpool' })).result,
+      '0c99005beb57eff50a7cf005560ddf5d29057fd86b20bfd62deca0f1ccea4af51fc15490eddc47af32bb2b66c34ff9ad8c6008ad677f77126953b226e4ed8b01',
+    )
+  })
+
+  test("BLAKE2's reference known answers: every unkeyed blake2b and blake2s case of blake2-kat.json", async () => {
+    const cases = JSON.parse(suiteFile('blake2-kat/blake2-kat-unkeyed.json')) as Array<{ hash: string; in: string; key: string; out: string }>
+    assert.equal(cases.length, 512)
+    for (const entry of cases) {
+      const data = await run({ input: entry.in, inputEncoding: 'hex', algorithm: entry.hash })
+      assert.equal(data.result, entry.out, `${entry.hash}, ${entry.in.length / 2} bytes`)
+      const fixed = entry.hash === 'blake2b' ? 'blake2b512' : 'blake2s256'
+      assert.equal((await run({ input: entry.in, inputEncoding: 'hex', algorithm: fixed })).result, entry.out, `${fixed}, ${entry.in.length / 2} bytes`)
+    }
+  })
+
+  test("BLAKE3's official test vectors: every case, at the default length and the full extended output", async () => {
+    const vectors = JSON.parse(suiteFile('blake3-test-vectors/test_vectors.json')) as { cases: Array<{ input_len: number; hash: string }> }
+    assert.equal(vectors.cases.length, 35)
+    for (const { input_len: size, hash: expected } of vectors.cases) {
+      const input = Buffer.from(Array.from({ length: size }, (_, i) => i % 251)).toString('base64')
+      assert.equal((await run({ input, inputEncoding: 'base64', algorithm: 'blake3' })).result, expected.slice(0, 64), `${size} bytes`)
+      const extended = await run({ input, inputEncoding: 'base64', algorithm: 'blake3', length: expected.length * 4 })
+      assert.deepEqual([extended.result, extended.bits], [expected, expected.length * 4], `${size} bytes, extended`)
+    }
+  })
+
+  test('variable lengths: BLAKE2 at other sizes, SHAKE and BLAKE3 read further, bits reports the length', async () => {
+    // Values from Python's hashlib (blake2b/blake2s with digest_size, shake_128), computed once.
+    const cases: Array<[algorithm: string, length: number, digest: string]> = [
+      ['blake2b', 256, 'bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319'],
+      ['blake2b', 160, '384264f676f39536840523f284921cdc68b6846b'],
+      ['blake2b', 8, '6b'],
+      ['blake2s', 128, 'aa4938119b1dc7b87cbad0ffd200d0ae'],
+      ['blake2s', 160, '5ae3b99be29b01834c3b508521ede60438f8de17'],
+      ['blake2s', 8, '0d'],
+    ]
+    for (const [algorithm, length, digest] of cases) {
+      assert.deepEqual(await run({ input: 'abc', algorithm, length }), { result: digest, algorithm, encoding: 'hex', bits: length }, `${algorithm}/${length}`)
+    }
+    const long = await run({ input: '', algorithm: 'shake128', length: 16_384 })
+    assert.equal(String(long.result).length, 4096)
+    assert.equal(String(long.result).slice(-32), '10e7e33816e581d85fc48a77254c23bb')
+    assert.ok(String(long.result).startsWith(SHAKE_ANSWERS.shake128[0]))
+    assert.equal((await run({ input: '', algorithm: 'shake256', length: 8 })).result, '46')
+    const blake3Long = await run({ input: '', algorithm: 'blake3', length: 512 })
+    assert.equal(blake3Long.result, `${KNOWN_ANSWERS.blake3[0]}e00f03e7b69af26b7faaf09fcd333050338ddfe085b8cc869ca98b206c08243a`)
+  })
+
+  test('length: required for SHAKE, bounded per algorithm, refused for fixed sizes', async () => {
+    await refuses({ input: 'abc', algorithm: 'shake128' }, 'VALIDATION_ERROR', /^length is required with shake128/)
+    await refuses({ input: 'abc', algorithm: 'SHAKE256' }, 'VALIDATION_ERROR', /^length is required with shake256/)
+    await refuses({ input: 'abc', algorithm: 'blake2b', length: 520 }, 'VALIDATION_ERROR', /^length must be at most 512 with blake2b/)
+    await refuses({ input: 'abc', algorithm: 'blake2s', length: 264 }, 'VALIDATION_ERROR', /^length must be at most 256 with blake2s/)
+    await refuses(
+      { input: 'abc', algorithm: 'sha256', length: 256 },
+      'VALIDATION_ERROR',
+      /^length applies only to shake128, shake256, blake2b, blake2s, blake3; sha256 has a fixed size/,
+    )
+    await refuses({ input: 'abc', algorithm: 'blake2b512', length: 256 }, 'VALIDATION_ERROR', /^length applies only to/)
+    await refuses({ input: 'abc', algorithm: 'shake128', length: 12 }, 'VALIDATION_ERROR', /^length must be a multiple of 8/)
+    await refuses({ input: 'abc', algorithm: 'shake128', length: 0 }, 'VALIDATION_ERROR', /^length must be >= 8/)
+    await refuses({ input: 'abc', algorithm: 'blake3', length: 16_392 }, 'VALIDATION_ERROR', /^length must be <= 16384/)
   })
 })

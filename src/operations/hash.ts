@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { inputEncodingField, textToBytes } from '../core/bytes.ts'
 import { algorithmField, canonicalAlgorithm, DIGEST_ENCODINGS, digestEncodingField, digestMatches, expectedField, updateInSlices } from '../core/digest.ts'
 import { validationError } from '../core/errors.ts'
+import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
 export const HASH_ALGORITHMS = [
@@ -14,6 +15,7 @@ export const HASH_ALGORITHMS = [
   'sha256',
   'sha384',
   'sha512',
+  'sha512-224',
   'sha512-256',
   'sha3-224',
   'sha3-256',
@@ -23,8 +25,65 @@ export const HASH_ALGORITHMS = [
   'blake2s256',
   'blake3',
   'crc32',
+  'shake128',
+  'shake256',
+  'keccak-224',
+  'keccak-256',
+  'keccak-384',
+  'keccak-512',
+  'ripemd160',
+  'sm3',
+  'whirlpool',
+  'blake2b',
+  'blake2s',
 ] as const
 type HashAlgorithm = (typeof HASH_ALGORITHMS)[number]
+
+/**
+ * The algorithms whose digest length `length` chooses: the smallest and largest lengths in bits, and
+ * the default (none for SHAKE, whose length is part of what is asked).
+ */
+const VARIABLE_LENGTHS: Partial<Record<HashAlgorithm, { min: number; max: number; default?: number }>> = {
+  shake128: { min: 8, max: 16_384 },
+  shake256: { min: 8, max: 16_384 },
+  blake2b: { min: 8, max: 512, default: 512 },
+  blake2s: { min: 8, max: 256, default: 256 },
+  blake3: { min: 8, max: 16_384, default: 256 },
+}
+
+/** The digest length of every fixed-size algorithm, in bits. */
+const FIXED_BITS: Partial<Record<HashAlgorithm, number>> = {
+  md5: 128,
+  sha1: 160,
+  sha224: 224,
+  sha256: 256,
+  sha384: 384,
+  sha512: 512,
+  'sha512-224': 224,
+  'sha512-256': 256,
+  'sha3-224': 224,
+  'sha3-256': 256,
+  'sha3-384': 384,
+  'sha3-512': 512,
+  blake2b512: 512,
+  blake2s256: 256,
+  crc32: 32,
+  'keccak-224': 224,
+  'keccak-256': 256,
+  'keccak-384': 384,
+  'keccak-512': 512,
+  ripemd160: 160,
+  sm3: 256,
+  whirlpool: 512,
+}
+
+const hashWasm = lazily(() => import('hash-wasm'))
+
+/** A hash-wasm state as a Hasher. */
+function wasmHasher(state: IHasher): Hasher {
+  state.init()
+  return { update: (slice) => state.update(slice), digest: () => Buffer.from(state.digest('binary')) }
+}
 
 interface Hasher {
   update(slice: Uint8Array): void
@@ -40,12 +99,18 @@ const idleBlake3: IHasher[] = []
 const MAX_IDLE_BLAKE3 = 8
 
 /**
- * A hasher of its own per request (slices of concurrent requests interleave). Every name but
- * blake3 and crc32 is also node:crypto's (OpenSSL's) name.
+ * A hasher of its own per request (slices of concurrent requests interleave). node:crypto (OpenSSL)
+ * computes every algorithm that both supported Node lines have in their default provider; hash-wasm
+ * the others (BLAKE3, Keccak, Whirlpool, and BLAKE2 at lengths OpenSSL's fixed-size names refuse).
  */
-async function hasherFor(algorithm: HashAlgorithm): Promise<Hasher> {
+async function hasherFor(algorithm: HashAlgorithm, bits: number): Promise<Hasher> {
+  if (algorithm.startsWith('keccak-')) return wasmHasher(await (await hashWasm()).createKeccak(bits as 224 | 256 | 384 | 512))
+  if (algorithm === 'whirlpool') return wasmHasher(await (await hashWasm()).createWhirlpool())
+  if (algorithm === 'blake2b') return wasmHasher(await (await hashWasm()).createBLAKE2b(bits))
+  if (algorithm === 'blake2s') return wasmHasher(await (await hashWasm()).createBLAKE2s(bits))
+  if (algorithm === 'blake3' && bits !== 256) return wasmHasher(await (await hashWasm()).createBLAKE3(bits))
   if (algorithm === 'blake3') {
-    const state = (idleBlake3.pop() ?? (await (await import('hash-wasm')).createBLAKE3())).init()
+    const state = (idleBlake3.pop() ?? (await (await hashWasm()).createBLAKE3())).init()
     return {
       update: (slice) => state.update(slice),
       digest: () => {
@@ -68,14 +133,30 @@ async function hasherFor(algorithm: HashAlgorithm): Promise<Hasher> {
       },
     }
   }
-  const state = createHash(algorithm)
+  // SHAKE's output length is always given: node's default is shorter than its security level, and
+  // newer Node lines deprecate leaving it out.
+  const state = algorithm.startsWith('shake') ? createHash(algorithm, { outputLength: bits / 8 }) : createHash(algorithm)
   return { update: (slice) => state.update(slice), digest: () => state.digest() }
+}
+
+/** The digest length in bits: `length` where the algorithm takes one, within its bounds; its fixed size otherwise. */
+function digestBits(algorithm: HashAlgorithm, length: number | undefined): number {
+  const variable = VARIABLE_LENGTHS[algorithm]
+  if (variable === undefined) {
+    if (length !== undefined) throw validationError('length', `applies only to ${Object.keys(VARIABLE_LENGTHS).join(', ')}; ${algorithm} has a fixed size`)
+    return FIXED_BITS[algorithm] as number
+  }
+  const bits = length ?? variable.default
+  if (bits === undefined)
+    throw validationError('length', `is required with ${algorithm}: the output length in bits, a multiple of 8 from ${variable.min} to ${variable.max}`)
+  if (bits > variable.max) throw validationError('length', `must be at most ${variable.max} with ${algorithm}`)
+  return bits
 }
 
 export const hash = defineOperation({
   name: 'hash',
   category: 'generators',
-  summary: 'Hash text or bytes with MD5, SHA-1, SHA-2, SHA-3, BLAKE2, BLAKE3 or CRC-32',
+  summary: 'Hash text or bytes with MD5, SHA-1, SHA-2, SHA-3, SHAKE, Keccak, BLAKE2, BLAKE3, RIPEMD-160, SM3, Whirlpool or CRC-32',
   title: 'Hash',
   aliases: [
     'digest',
@@ -91,7 +172,22 @@ export const hash = defineOperation({
     'sha3',
     'sha-3',
     'keccak',
-    'blake2',
+    'keccak256',
+    'keccak-256',
+    'ethereum hash',
+    'shake',
+    'shake128',
+    'shake256',
+    'xof',
+    'sha512/224',
+    'ripemd',
+    'ripemd160',
+    'ripemd-160',
+    'bitcoin hash160',
+    'sm3',
+    'whirlpool',
+    'blake2b',
+    'blake2s',
     'blake3',
     'crc32',
     'crc',
@@ -99,7 +195,9 @@ export const hash = defineOperation({
   description:
     'Computes the digest of `input` (UTF-8 text by default, or bytes given as hex, base64 or Latin-1) and writes it as hex, base64 or base64url. ' +
     'Algorithm names are case-insensitive and a hyphen may follow "sha", so MD5, SHA-1, SHA-256, SHA-512, SHA3-256 and SHA-512/256 all work; the response gives the canonical lower-case name. ' +
-    'crc32 is the ISO-HDLC CRC-32 of zlib, written as its 4 bytes in big-endian order (8 hex digits). ' +
+    'crc32 is the ISO-HDLC CRC-32 of zlib, written as its 4 bytes in big-endian order (8 hex digits); `checksum` has every other CRC. ' +
+    'keccak-224/256/384/512 are the original Keccak with its pre-FIPS 202 padding, as Ethereum uses it (Keccak-256 differs from SHA3-256). ' +
+    '`length` chooses the digest length in bits (a multiple of 8) of the variable-length algorithms: shake128 and shake256 (FIPS 202 extendable-output functions: required, 8–16384), blake2b (8–512, default 512), blake2s (8–256, default 256) and blake3 (8–16384, default 256); it is a 400 with any fixed-size algorithm. A shorter BLAKE2 digest is not a prefix of the longer one (the length is part of its parameters); SHAKE and BLAKE3 output is. ' +
     'With `expected`, `matches` tells whether it equals the digest, compared in constant time (hex in any letter case; base64 with or without padding). ' +
     'MD5, SHA-1 and CRC-32 are not collision-resistant: use them for checksums and legacy interoperability only.',
   input: Type.Object(
@@ -107,7 +205,16 @@ export const hash = defineOperation({
       input: Type.String({ description: 'The text (or encoded bytes, see `inputEncoding`) to hash. May be empty.', examples: ['abc'] }),
       algorithm: algorithmField(
         HASH_ALGORITHMS,
-        `The algorithm, one of ${HASH_ALGORITHMS.join(', ')}; any letter case, and a hyphen may follow "sha" (SHA-256, SHA3-256, and SHA-512/256 for sha512-256 work too).`,
+        `The algorithm, one of ${HASH_ALGORITHMS.join(', ')}; any letter case, and a hyphen may follow "sha" (SHA-256, SHA3-256, and SHA-512/224 and SHA-512/256 for sha512-224 and sha512-256 work too).`,
+      ),
+      length: Type.Optional(
+        Type.Integer({
+          minimum: 8,
+          maximum: 16_384,
+          multipleOf: 8,
+          description:
+            'The digest length in bits, for shake128 and shake256 (required), blake2b (up to 512, default 512), blake2s (up to 256, default 256) and blake3 (default 256); refused with fixed-size algorithms.',
+        }),
       ),
       inputEncoding: inputEncodingField(),
       encoding: digestEncodingField('How the digest is written: `hex` (lower case unless `uppercase`), `base64`, or unpadded `base64url`.'),
@@ -154,13 +261,19 @@ export const hash = defineOperation({
       input: { input: '123456789', algorithm: 'crc32' },
       output: { result: 'cbf43926', algorithm: 'crc32', encoding: 'hex', bits: 32 },
     },
+    {
+      summary: 'SHAKE128 with a 256-bit output (FIPS 202)',
+      input: { input: '', algorithm: 'shake128', length: 256 },
+      output: { result: '7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26', algorithm: 'shake128', encoding: 'hex', bits: 256 },
+    },
   ],
   verdict: { field: 'matches', failure: 'the hash does not match --expected' },
-  async run({ input, algorithm: spelling, inputEncoding, encoding, uppercase, expected }) {
+  async run({ input, algorithm: spelling, inputEncoding, length, encoding, uppercase, expected }) {
     if (uppercase && encoding !== 'hex') throw validationError('uppercase', `applies only to encoding hex; ${encoding} is case-sensitive`)
     const algorithm = canonicalAlgorithm<HashAlgorithm>(spelling)
+    const bits = digestBits(algorithm, length)
     const bytes = textToBytes(input, inputEncoding)
-    const hasher = await hasherFor(algorithm)
+    const hasher = await hasherFor(algorithm, bits)
     await updateInSlices(bytes, (slice) => hasher.update(slice))
     const digest = hasher.digest()
     const text = digest.toString(encoding)
