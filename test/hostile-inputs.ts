@@ -410,6 +410,57 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   ),
   hostile('user-agent with a structured list of 500 empty members', 'user-agent', { headers: { 'sec-ch-ua': ','.repeat(500) } }, 422, 'INVALID_INPUT'),
   hostile('hash unknown algorithm', 'hash', { input: 'x', algorithm: 'sha257' }, 400, 'VALIDATION_ERROR'),
+  hostile('hash shake128 without a length', 'hash', { input: 'x', algorithm: 'shake128' }, 400, 'VALIDATION_ERROR'),
+  {
+    ...hostile('hash a length with a fixed-size algorithm', 'hash', { input: 'x', algorithm: 'sha256', length: 256 }, 400, 'VALIDATION_ERROR'),
+    field: 'length',
+  },
+  hostile('hash 1 MiB through SHAKE256 with the longest output', 'hash', { input: 'a'.repeat(1_000_000), algorithm: 'shake256', length: 16_384 }, 200),
+  {
+    ...hostile('checksum unknown CRC name of the longest length', 'checksum', { input: 'x', algorithm: 'Q'.repeat(64) }, 400, 'VALIDATION_ERROR'),
+    field: 'algorithm',
+  },
+  {
+    ...hostile(
+      'checksum CRC parameters wider than 64 bits',
+      'checksum',
+      { input: 'x', crc: { width: 82, poly: '1', refin: true, refout: true } },
+      400,
+      'VALIDATION_ERROR',
+    ),
+    field: 'crc.width',
+  },
+  {
+    ...hostile(
+      'checksum a polynomial wider than its width',
+      'checksum',
+      { input: 'x', crc: { width: 3, poly: 'ffff', refin: false, refout: false } },
+      400,
+      'VALIDATION_ERROR',
+    ),
+    field: 'crc.poly',
+  },
+  {
+    ...hostile(
+      'checksum both a name and parameters',
+      'checksum',
+      { input: 'x', algorithm: 'CRC-32', crc: { width: 8, poly: '7', refin: false, refout: false } },
+      400,
+      'VALIDATION_ERROR',
+    ),
+    field: 'crc',
+  },
+  hostile('checksum of 1 MiB through the 82-bit CRC', 'checksum', { input: 'a'.repeat(1_000_000), algorithm: 'CRC-82/DARC' }, 200),
+  hostile(
+    'checksum of 64 KiB through every algorithm, identifying a value',
+    'checksum',
+    { input: 'a'.repeat(64 * 1024), algorithm: 'all', expected: '0xcbf43926' },
+    200,
+  ),
+  {
+    ...hostile('checksum of 1 MiB through every algorithm', 'checksum', { input: 'a'.repeat(1_000_000), algorithm: 'all' }, 422, 'LIMIT_EXCEEDED'),
+    message: /all reads at most 65,536 bytes/,
+  },
   hostile('slug of 1 MiB of separators', 'slug', { input: ' -'.repeat(500_000) }, 200),
   hostile('half a million empty lines in natural order', 'lines', { input: '\n'.repeat(500_000), compare: 'natural' }, 200),
   hostile('100,000 distinct lines counted', 'lines', { input: Array.from({ length: 100_000 }, (_, i) => `${i}`).join('\n'), action: 'count' }, 200),
