@@ -5,6 +5,7 @@ import { base32 } from './base32.ts'
 import { base64 } from './base64.ts'
 import { binaryText } from './binary-text.ts'
 import { caseOperation } from './case.ts'
+import { checkDigit } from './check-digit.ts'
 import { checksum } from './checksum.ts'
 import { chmod } from './chmod.ts'
 import { cipher } from './cipher.ts'
@@ -22,6 +23,7 @@ import { hexText } from './hex-text.ts'
 import { hmac } from './hmac.ts'
 import { htmlEntity } from './html-entity.ts'
 import { htpasswd } from './htpasswd.ts'
+import { iban } from './iban.ts'
 import { id } from './id.ts'
 import { idn } from './idn.ts'
 import { ipAddress } from './ip-address.ts'
@@ -76,6 +78,7 @@ export const typedOperations = [
   base64,
   binaryText,
   caseOperation,
+  checkDigit,
   checksum,
   chmod,
   cipher,
@@ -93,6 +96,7 @@ export const typedOperations = [
   hmac,
   htmlEntity,
   htpasswd,
+  iban,
   id,
   idn,
   ipAddress,
