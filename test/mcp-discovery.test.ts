@@ -308,6 +308,18 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { action: 'decrypt', format: 'openssl', input: 'U2FsdGVkX18d5LqufG/1Q2plozpaoj2gwLEj+eDVMZg=', passphrase: 'correct-horse', iterations: 10_000 },
     check: (data) => assert.equal(data.result, 'hello devutils'),
   },
+  {
+    task: 'is this credit card number valid (luhn check)',
+    operation: 'check-digit',
+    arguments: { input: '4111 1111 1111 1111', scheme: 'card' },
+    check: (data) => assert.deepEqual([data.valid, data.brand], [true, 'visa']),
+  },
+  {
+    task: 'validate an IBAN bank account number',
+    operation: 'iban',
+    arguments: { input: 'GB82 WEST 1234 5698 7654 32' },
+    check: (data) => assert.deepEqual([data.valid, data.country, data.bankCode], [true, 'GB', 'WEST']),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

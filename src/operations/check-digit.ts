@@ -293,10 +293,10 @@ async function cardDetails(number: string): Promise<Pick<Answer, 'brand' | 'bran
     if (from >= number.length) break
   }
   return {
+    formatted,
     ...(single ? { brand: single.type, brandName: single.niceType } : {}),
     brands: matches.map((match) => match.type),
     lengthValid: matches.some((match) => match.lengths.includes(number.length)),
-    formatted,
   }
 }
 
@@ -384,11 +384,11 @@ export const checkDigit = defineOperation({
         scheme: 'card',
         valid: true,
         checkDigit: '1',
+        formatted: '4111 1111 1111 1111',
         brand: 'visa',
         brandName: 'Visa',
         brands: ['visa'],
         lengthValid: true,
-        formatted: '4111 1111 1111 1111',
       },
     },
     {
