@@ -970,6 +970,8 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     'INVALID_INPUT',
   ),
   hostile('cipher encrypt of 700 KiB to hex', 'cipher', { input: 'a'.repeat(700 * 1024), key: '00'.repeat(32), outputEncoding: 'hex' }, 200),
+  {
+    ...hostile(
       'check-digit of a letter inside a card number: its position, not a 500',
       'check-digit',
       { input: '4111 1111 a111 1111', scheme: 'card' },
