@@ -104,8 +104,16 @@ async function openApiDocument(): Promise<string> {
  */
 function thirdPartyLicenses(bundled: BundledPackage[]): string {
   const sections = bundled.map(({ dir, manifest }) => {
-    const licenceFile = readdirSync(join(root, dir)).find((name) => /^(licen[cs]e|copying)/i.test(name))
-    const text = licenceFile ? readFileSync(join(root, dir, licenceFile), 'utf8').trim() : `License: ${manifest.license ?? 'unknown'}`
+    // A package that offers a choice (ibantools' "MIT OR MPL-2.0") or carries data under another licence
+    // (libphonenumber-js's metadata) ships a file for each beside the one that names them: all are kept.
+    const licenceFiles = readdirSync(join(root, dir))
+      .filter((name) => /^(licen[cs]e|copying)/i.test(name))
+      .sort()
+    const texts = licenceFiles.map((name) => {
+      const text = readFileSync(join(root, dir, name), 'utf8').trim()
+      return licenceFiles.length > 1 ? `${name}:\n\n${text}` : text
+    })
+    const text = texts.length > 0 ? texts.join('\n\n') : `License: ${manifest.license ?? 'unknown'}`
     return `${manifest.name} ${manifest.version}\n\n${text}\n`
   })
   const assets =
