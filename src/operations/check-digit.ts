@@ -346,10 +346,10 @@ export const checkDigit = defineOperation({
   description:
     '`validate` (the default) checks the last digit(s) of `input` under `scheme` and answers `valid`, the `checkDigit` given and, when wrong, the `expectedCheckDigit`; ' +
     '`compute` takes the number without its check digit(s) and answers it completed in `result`. Spaces and hyphens are ignored, as is a leading `ISBN`/`ISSN` label for those schemes. ' +
-    'Schemes: `luhn` (ISO/IEC 7812 mod 10, any length); `card`, Luhn on a payment card number of 8 to 19 digits, with its brand by IIN (Braintree’s credit-card-type table: Visa, Mastercard incl. the 2-series, American Express, Discover, JCB, Diners Club, UnionPay, Maestro, Mir, Elo…), ' +
+    'Schemes: `luhn` (ISO/IEC 7812 mod 10, 2 to 64 digits); `card`, Luhn on a payment card number of 8 to 19 digits, with its brand by IIN (Braintree’s credit-card-type table: Visa, Mastercard incl. the 2-series, American Express, Discover, JCB, Diners Club, UnionPay, Maestro, Mir, Elo…), ' +
     '`lengthValid` and the number in its brand’s groups (`valid` is the Luhn verdict only); `isbn10` (mod 11, check X for 10), `isbn13` (978/979 + GS1 mod 10), `isbn` picks by length, and a valid ISBN answers both forms (a 979 ISBN has no ISBN-10); ' +
-    '`ean13`, `ean8`, `upca` and `gtin` (8, 12, 13 or 14 digits: GS1 mod 10); `issn` (8 characters, mod 11, check X for 10); `verhoeff` and `damm` (any length; both catch every single-digit error and every swap of adjacent digits); ' +
-    '`iso7064-mod11-2` (one check character 0–9 or X: ORCID, ISNI) and `iso7064-mod97-10` (two check digits; letters before them count A=10 … Z=35, as in LEI codes). ' +
+    '`ean13`, `ean8`, `upca` and `gtin` (8, 12, 13 or 14 digits: GS1 mod 10); `issn` (8 characters, mod 11, check X for 10); `verhoeff` and `damm` (2 to 64 digits; both catch every single-digit error and every swap of adjacent digits); ' +
+    '`iso7064-mod11-2` (one check character 0–9 or X: ORCID, ISNI) and `iso7064-mod97-10` (two check digits, 3 to 64 characters in all; letters before them count A=10 … Z=35, as in LEI codes). ' +
     'A character a scheme does not take is a 422 INVALID_INPUT with its `position` in the input; a length the scheme does not take is a 422 naming the lengths allowed (`details.allowed`). ' +
     'Card numbers are personal data: the operation answers POST only and the input is never logged.',
   input: Type.Object(

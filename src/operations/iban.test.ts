@@ -118,7 +118,7 @@ describe('iban: invalid IBANs are answered with valid: false and each problem, w
 
   test('a country without IBANs, and a code that is no country', async () => {
     const us = await validate('US12345678901234')
-    assert.deepEqual(us.errors, [{ code: 'noIbanCountry', message: 'the country US has no IBAN: it is not in the IBAN registry', position: 0 }])
+    assert.deepEqual(us.errors, [{ code: 'noIbanCountry', message: 'US: this country has no IBAN (it is not in the IBAN registry)', position: 0 }])
     assert.deepEqual([us.valid, us.sepa, us.expectedLength], [false, false, undefined])
     const xx = await validate('XX12345678901234')
     assert.deepEqual(
@@ -200,7 +200,7 @@ describe('iban: compose', () => {
   test('a country without IBANs, or a BBAN that breaks the structure: 422 saying where', async () => {
     await expectRefusal(compose('US', '123456789'), {
       code: 'INVALID_INPUT',
-      message: /US has no IBAN/,
+      message: /US: this country has no IBAN/,
       details: { field: 'country', problem: 'noIbanCountry' },
     })
     await expectRefusal(compose('ZZ', 'ABNA0417164300'), { code: 'INVALID_INPUT', details: { field: 'country', problem: 'unknownCountry' } })

@@ -133,7 +133,8 @@ function problemsOf(tools: IbanTools, iban: string): ProblemValue[] {
   const country = iban.slice(0, 2)
   const spec = Object.hasOwn(tools.countrySpecs, country) ? tools.countrySpecs[country] : undefined
   if (spec === undefined) return [problem('unknownCountry', `${country} is not an ISO 3166 country code`, { position: 0 })]
-  if (!spec.chars || !spec.bban_regexp) return [problem('noIbanCountry', `the country ${country} has no IBAN: it is not in the IBAN registry`, { position: 0 })]
+  if (!spec.chars || !spec.bban_regexp)
+    return [problem('noIbanCountry', `${country}: this country has no IBAN (it is not in the IBAN registry)`, { position: 0 })]
   const problems: ProblemValue[] = []
   const bban = iban.slice(4)
   if (iban.length !== spec.chars) {
