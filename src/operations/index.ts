@@ -43,6 +43,7 @@ import { morse } from './morse.ts'
 import { otp } from './otp.ts'
 import { password } from './password.ts'
 import { passwordHash } from './password-hash.ts'
+import { phone } from './phone.ts'
 import { qrCode } from './qr-code.ts'
 import { randomNumber } from './random-number.ts'
 import { randomString } from './random-string.ts'
@@ -116,6 +117,7 @@ export const typedOperations = [
   otp,
   password,
   passwordHash,
+  phone,
   qrCode,
   randomNumber,
   randomString,

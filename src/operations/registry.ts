@@ -51,6 +51,7 @@ export const operationLoaders = {
   otp: () => import('./otp.ts').then((module) => module.otp),
   password: () => import('./password.ts').then((module) => module.password),
   'password-hash': () => import('./password-hash.ts').then((module) => module.passwordHash),
+  phone: () => import('./phone.ts').then((module) => module.phone),
   'qr-code': () => import('./qr-code.ts').then((module) => module.qrCode),
   'random-number': () => import('./random-number.ts').then((module) => module.randomNumber),
   'random-string': () => import('./random-string.ts').then((module) => module.randomString),
