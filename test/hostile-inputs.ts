@@ -997,6 +997,17 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   },
   { ...hostile('iban compose without a bban', 'iban', { action: 'compose', country: 'DE' }, 400, 'VALIDATION_ERROR'), field: 'bban' },
   { ...hostile('iban with a __proto__ country code', 'iban', { input: 'PR00__proto__' }, 422, 'INVALID_INPUT') },
+  hostile('phone find in 64 KiB of digits and separators', 'phone', { action: 'find', input: '12 34-56.'.repeat(7281), country: 'US' }, 200),
+  hostile('phone find in 64 KiB of plus signs', 'phone', { action: 'find', input: '+'.repeat(64 * 1024) }, 200),
+  hostile('phone find in 64 KiB of plus signs and digits', 'phone', { action: 'find', input: '+1'.repeat(32 * 1024), country: 'US' }, 200),
+  hostile('phone find of 4,000 numbers, past the 1,000 answered', 'phone', { action: 'find', input: '+41446681800 '.repeat(4000) }, 200),
+  { ...hostile('phone parse of 64 KiB of digits', 'phone', { input: '9'.repeat(64 * 1024) }, 422, 'INVALID_INPUT'), message: /more than the 250/ },
+  { ...hostile('phone parse of a national number without a country', 'phone', { input: '(213) 373-4253' }, 422, 'INVALID_INPUT'), message: /give `country`/ },
+  {
+    ...hostile('phone parse with a region libphonenumber does not know', 'phone', { input: '+41446681800', country: 'ZZ' }, 400, 'VALIDATION_ERROR'),
+    field: 'country',
+  },
+  { ...hostile('phone text past 64 KiB', 'phone', { action: 'find', input: '1'.repeat(64 * 1024 + 1) }, 400, 'VALIDATION_ERROR'), field: 'input' },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
 ]

@@ -320,6 +320,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: 'GB82 WEST 1234 5698 7654 32' },
     check: (data) => assert.deepEqual([data.valid, data.country, data.bankCode], [true, 'GB', 'WEST']),
   },
+  {
+    task: 'is this phone number valid and what is it in e164 format',
+    operation: 'phone',
+    arguments: { input: '044 668 18 00', country: 'CH' },
+    check: (data) => assert.deepEqual([data.result, data.valid], ['+41446681800', true]),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',
