@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
+import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { uuid } from './uuid.ts'
+import { inspectUuid, uuid } from './uuid.ts'
 
 const run = (input: Record<string, unknown>) => execute(uuid, input) as Promise<{ result: string; results: string[]; version: unknown }>
 const refuses = (input: Record<string, unknown>, field: string) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', field })
@@ -160,5 +161,194 @@ describe('uuid', () => {
       await refuses({ version: 5, namespace, name: 'x' }, 'namespace')
     }
     assert.equal((await run({ count: 1000 })).results.length, 1000)
+  })
+
+  describe('action inspect', () => {
+    const inspect = (input: string, extra: Record<string, unknown> = {}) =>
+      execute(uuid, { action: 'inspect', input, ...extra }) as Promise<Record<string, unknown>>
+
+    test('RFC 9562 Appendix A.1 (version 1) and A.5 (version 6): the same instant, clock sequence and node', async () => {
+      const fields = {
+        variant: 'rfc9562',
+        standard: true,
+        time: '2022-02-22T19:22:22.000Z',
+        unixMs: 1645557742000,
+        timestamp: String(0x1ec9414c232ab00n),
+        clockSequence: 0x33c8,
+        node: '9f:6b:de:ce:d8:46',
+        nodeIsRandom: true,
+      }
+      assert.equal(fields.timestamp, '138648505420000000')
+      assert.deepEqual(await inspect('C232AB00-9414-11EC-B3C8-9F6BDECED846'), {
+        result: 'c232ab00-9414-11ec-b3c8-9f6bdeced846',
+        action: 'inspect',
+        version: 1,
+        description: 'time-based (Gregorian time, clock sequence and node)',
+        ...fields,
+      })
+      const v6 = await inspect('1EC9414C-232A-6B00-B3C8-9F6BDECED846')
+      assert.equal(v6.version, 6)
+      for (const [key, value] of Object.entries(fields)) assert.deepEqual(v6[key], value, key)
+    })
+
+    test('RFC 9562 Appendix A.6 (version 7): its Unix milliseconds', async () => {
+      const answer = await inspect('017F22E2-79B0-7CC3-98C4-DC0C0C07398F')
+      assert.equal(answer.version, 7)
+      assert.equal(answer.unixMs, 1645557742000)
+      assert.equal(answer.time, '2022-02-22T19:22:22.000Z')
+      assert.equal(answer.timestamp, undefined)
+    })
+
+    test('RFC 9562 Appendix A.2, A.3 and A.4 (versions 3, 4 and 5): no time; the hash of the name-based ones', async () => {
+      for (const [value, version, hash] of [
+        ['5df41881-3aed-3515-88a7-2f4a814cf09e', 3, 'md5'],
+        ['919108f7-52d1-4320-9bac-f847db4148a8', 4, undefined],
+        ['2ed6657d-e927-568b-95e1-2665a8aea6a2', 5, 'sha1'],
+      ] as const) {
+        const answer = await inspect(value)
+        assert.equal(answer.version, version)
+        assert.equal(answer.variant, 'rfc9562')
+        assert.equal(answer.standard, true)
+        assert.equal(answer.hash, hash)
+        assert.equal(answer.time, undefined)
+        assert.equal(answer.unixMs, undefined)
+      }
+    })
+
+    test('RFC 9562 Appendix B.1 and B.2 (version 8): a custom layout, of which only version and variant are read', async () => {
+      for (const value of ['2489E9AD-2EE2-8E00-8EC9-32D5F69181C0', '5c146b14-3c52-8afd-938a-375d0df1fbf6']) {
+        assert.deepEqual(await inspect(value), {
+          result: value.toLowerCase(),
+          action: 'inspect',
+          version: 8,
+          variant: 'rfc9562',
+          standard: true,
+          description: 'custom layout (vendor-specific)',
+        })
+      }
+    })
+
+    test('nil and max; the forms the generator writes, any letter case, surrounding whitespace', async () => {
+      assert.deepEqual(await inspect('00000000-0000-0000-0000-000000000000'), {
+        result: '00000000-0000-0000-0000-000000000000',
+        action: 'inspect',
+        version: 'nil',
+        variant: 'ncs',
+        standard: true,
+        description: 'the nil UUID (all zeros)',
+      })
+      const max = await inspect('FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF')
+      assert.equal(max.version, 'max')
+      assert.equal(max.variant, 'reserved')
+      assert.equal(max.standard, true)
+      for (const form of [
+        '017f22e2-79b0-7cc3-98c4-dc0c0c07398f',
+        '017F22E279B07CC398C4DC0C0C07398F',
+        '{017F22E2-79B0-7CC3-98C4-DC0C0C07398F}',
+        '{017f22e279b07cc398c4dc0c0c07398f}',
+        'urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f',
+        'URN:UUID:017F22E2-79B0-7CC3-98C4-DC0C0C07398F',
+        '  \n017f22e2-79b0-7cc3-98c4-dc0c0c07398f\t ',
+      ]) {
+        assert.equal((await inspect(form)).result, '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', form)
+      }
+      assert.equal(
+        (await inspect('017f22e2-79b0-7cc3-98c4-dc0c0c07398f', { format: 'urn', uppercase: true })).result,
+        'urn:uuid:017F22E2-79B0-7CC3-98C4-DC0C0C07398F',
+      )
+      assert.equal((await inspect('017f22e2-79b0-7cc3-98c4-dc0c0c07398f', { format: 'compact' })).result, '017f22e279b07cc398c4dc0c0c07398f')
+    })
+
+    test('other variants and undefined versions are read but not standard', async () => {
+      const ncs = await inspect('c232ab00-9414-11ec-73c8-9f6bdeced846')
+      assert.deepEqual([ncs.variant, ncs.standard, ncs.time], ['ncs', false, undefined])
+      assert.equal((await inspect('c232ab00-9414-11ec-c3c8-9f6bdeced846')).variant, 'microsoft')
+      assert.equal((await inspect('c232ab00-9414-11ec-e3c8-9f6bdeced846')).variant, 'reserved')
+      const nine = await inspect('c232ab00-9414-91ec-b3c8-9f6bdeced846')
+      assert.deepEqual([nine.version, nine.variant, nine.standard], [9, 'rfc9562', false])
+      assert.equal((await inspect('c232ab00-9414-01ec-b3c8-9f6bdeced846')).version, 0)
+    })
+
+    test('anything but 32 hex digits in those forms is a 422 naming the position', async () => {
+      const bad = (input: string, position: number) => expectRefusal(inspect(input), { code: 'INVALID_INPUT', position })
+      await bad('017f22e2-79b0-7cc3-98c4-dc0c0c07398g', 35)
+      await bad('017f22e2-79b0-7cc3-98c4_dc0c0c07398f', 23)
+      await bad('017f22e2-79b0-7cc3-98c4-dc0c0c07398', 35)
+      await bad('017f22e2-79b0-7cc3-98c4-dc0c0c07398ff', 36)
+      await bad('{017f22e2-79b0-7cc3-98c4-dc0c0c07398f', 37)
+      await bad('{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}}', 38)
+      await bad('  urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398z', 46)
+      await bad('017f22e279b07cc398c4dc0c0c07398', 31)
+      await bad('', 0)
+      await bad('not a uuid', 0)
+      await bad('017f22e2-79b0-7cc3-98c4-dc0c0c07398🙂', 35)
+    })
+
+    test('inspect needs input and refuses the generator fields; generate refuses input (400)', async () => {
+      await refuses({ action: 'inspect' }, 'input')
+      await refuses({ input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f' }, 'input')
+      await refuses({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', version: 7 }, 'version')
+      await refuses({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', count: 2 }, 'count')
+      await refuses({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', namespace: 'dns' }, 'namespace')
+      await refuses({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', name: 'x' }, 'name')
+      await refuses({ action: 'inspect', input: 'x'.repeat(257) }, 'input')
+      await refuses({ action: 'decode', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f' }, 'action')
+    })
+
+    test('property: what generate makes, inspect reads back as its version and variant rfc9562, with the time for 1, 6 and 7', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(1, 3, 4, 5, 6, 7),
+          fc.string({ maxLength: 20 }),
+          fc.constantFrom('standard', 'compact', 'braces', 'urn'),
+          async (version, name, format) => {
+            const extra = version === 3 || version === 5 ? { namespace: 'url', name } : {}
+            const before = Date.now()
+            const { result } = await run({ version, format, ...extra })
+            const after = Date.now()
+            const found = inspectUuid(result)
+            assert.equal(found.version, version)
+            assert.equal(found.variant, 'rfc9562')
+            assert.equal(found.standard, true)
+            if (version === 1 || version === 6 || version === 7) {
+              assert.ok(found.unixMs! >= before - 1 && found.unixMs! <= after + 1, `${result}: ${found.unixMs} not between ${before} and ${after}`)
+              assert.equal(found.time, new Date(found.unixMs!).toISOString())
+            }
+          },
+        ),
+        { numRuns: 200 },
+      )
+    })
+
+    test('property: any 128 bits in any form are read back as the same canonical UUID', () => {
+      fc.assert(
+        fc.property(
+          fc.uint8Array({ minLength: 16, maxLength: 16 }),
+          fc.constantFrom('standard', 'compact', 'braces', 'urn'),
+          fc.boolean(),
+          (bytes, format, upper) => {
+            const hex = Buffer.from(bytes).toString('hex')
+            const canonical = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+            const cased = upper ? canonical.toUpperCase() : canonical
+            const text = { standard: cased, compact: cased.replaceAll('-', ''), braces: `{${cased}}`, urn: `urn:uuid:${cased}` }[format]
+            assert.equal(inspectUuid(text).uuid, canonical)
+          },
+        ),
+      )
+    })
+
+    test('property: any other text is a 422 with a position inside it, never another error', () => {
+      fc.assert(
+        fc.property(fc.string({ maxLength: 60 }), (text) => {
+          try {
+            inspectUuid(text)
+          } catch (error) {
+            const { code, details } = error as { code: string; details: { position: number } }
+            assert.equal(code, 'INVALID_INPUT')
+            assert.ok(details.position >= 0 && details.position <= text.length)
+          }
+        }),
+      )
+    })
   })
 })
