@@ -837,6 +837,20 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     ...hostile('defang of hashes, which have no defanged form', 'extract', { input: 'x', action: 'defang', types: ['hash'] }, 400, 'VALIDATION_ERROR'),
     field: 'types',
   },
+  ...['a.', '@', '{', '%', '0', '[', '- ', 'a:\n  '].map((unit) =>
+    hostile(`detect of 64 KiB of ${JSON.stringify(unit)}`, 'detect', { input: unit.repeat(65_536 / unit.length), limit: 50, minConfidence: 0 }, 200),
+  ),
+  { ...hostile('detect of 65,537 characters', 'detect', { input: 'a'.repeat(65_537) }, 400, 'VALIDATION_ERROR'), field: 'input' },
+  { ...hostile('detect with a type it does not know', 'detect', { input: 'x', types: ['sha256'] }, 400, 'VALIDATION_ERROR'), field: 'types[0]' },
+  hostile('detect of a YAML alias bomb', 'detect', { input: BILLION_LAUGHS }, 200),
+  hostile('detect of 5,000 nested JSON arrays', 'detect', { input: '['.repeat(5000) + ']'.repeat(5000) }, 200),
+  hostile(
+    'detect of an XML document with a DOCTYPE (never expanded)',
+    'detect',
+    { input: '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY b "c">]><a>&b;</a>' },
+    200,
+  ),
+  hostile('uuid inspect of 256 characters of almost a UUID', 'uuid', { action: 'inspect', input: `{${'0'.repeat(255)}` }, 422, 'INVALID_INPUT'),
   ...['%', '\\', '@', '['].flatMap((char) => [
     {
       ...hostile(`url-parse of 256 KiB of ${char} in the authority`, 'url-parse', { input: `https://${char.repeat(256 * 1024 - 8)}` }, 422, 'INVALID_INPUT'),

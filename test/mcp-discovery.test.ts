@@ -285,6 +285,18 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
       ),
   },
   {
+    task: 'what kind of string is this? identify it',
+    operation: 'detect',
+    arguments: { input: '507f1f77bcf86cd799439011' },
+    check: (data) => assert.equal(data.result, 'objectId'),
+  },
+  {
+    task: 'which uuid version is this and when was it created',
+    operation: 'uuid',
+    arguments: { action: 'inspect', input: '017F22E2-79B0-7CC3-98C4-DC0C0C07398F' },
+    check: (data) => assert.deepEqual([data.version, data.time], [7, '2022-02-22T19:22:22.000Z']),
+  },
+  {
     task: 'how many days between two dates',
     operation: 'datetime',
     arguments: { input: '2024-01-01', action: 'difference', end: '2024-03-01', largestUnit: 'days' },

@@ -96,7 +96,7 @@ interface Parsed {
   alpha: number
 }
 
-function parseColor(text: string, field: string): Parsed {
+export function parseColor(text: string, field: string): Parsed {
   const trimmed = text.trim()
   if (trimmed !== text) {
     const before = text.trimStart() !== text

@@ -94,7 +94,7 @@ function decompressBytes(bytes: Buffer, format: Format, maxOutputLength: number)
 const hex = (byte: number) => byte.toString(16).padStart(2, '0')
 
 /** Header checks that zlib makes too, but without saying where: here the message names the byte. */
-function assertHeader(bytes: Buffer, format: Format): void {
+export function assertHeader(bytes: Buffer, format: Format): void {
   if (format === 'gzip') {
     if (bytes.length >= 1 && bytes[0] !== 0x1f) throw notFormat(format, 0, `is ${hex(bytes[0])}, not 1f (gzip data starts with 1f 8b)`)
     if (bytes.length >= 2 && bytes[1] !== 0x8b) throw notFormat(format, 1, `is ${hex(bytes[1])}, not 8b (gzip data starts with 1f 8b)`)

@@ -18,7 +18,7 @@ const DEFANGABLE_SET: ReadonlySet<IndicatorType> = new Set(DEFANGABLE)
 /** Heavier texts run on the worker pool: the scan is linear, but a long text of many matches takes tens of milliseconds. */
 export const EXTRACT_OFFLOAD_CHARACTERS = 32 * 1024
 
-const HASH_CANDIDATES: Readonly<Record<number, readonly string[]>> = {
+export const HASH_CANDIDATES: Readonly<Record<number, readonly string[]>> = {
   32: ['md5', 'md4', 'ntlm'],
   40: ['sha1', 'ripemd160'],
   64: ['sha256', 'sha3-256', 'blake2s256'],
@@ -27,7 +27,7 @@ const HASH_CANDIDATES: Readonly<Record<number, readonly string[]>> = {
 }
 
 /** The IANA root zone's TLDs (tlds), loaded with the first call. */
-const topLevelDomains = lazily(async () => new Set((await import('tlds', { with: { type: 'json' } })).default as string[]))
+export const topLevelDomains = lazily(async () => new Set((await import('tlds', { with: { type: 'json' } })).default as string[]))
 /** The URL Standard's parser, which decides whether a URL candidate is a URL. */
 const whatwgUrl = lazily(async () => {
   const module = await import('whatwg-url')

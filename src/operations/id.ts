@@ -142,7 +142,7 @@ function inspectKsuid(text: string): Inspection {
 }
 
 /** Tells the kind from the length, which differs for each: 26 (ULID), 24 (ObjectId), 27 (KSUID). */
-function inspect(text: string): Inspection {
+export function inspectId(text: string): Inspection {
   switch (text.length) {
     case ULID_LENGTH:
       return inspectUlid(text)
@@ -244,7 +244,7 @@ export const id = defineOperation({
     }
     if (action === 'inspect') {
       if (input === undefined) throw validationError('input', 'is required for action inspect: a ULID, an ObjectId or a KSUID')
-      const { kind: found, unixMs, payload, counter } = inspect(input)
+      const { kind: found, unixMs, payload, counter } = inspectId(input)
       const time = { result: new Date(unixMs).toISOString(), action, kind: found, unixMs, payload }
       return counter === undefined ? time : { ...time, counter }
     }

@@ -14,6 +14,7 @@ import { compress } from './compress.ts'
 import { cron } from './cron.ts'
 import { csvJson } from './csv-json.ts'
 import { datetime } from './datetime.ts'
+import { detect } from './detect.ts'
 import { diff } from './diff.ts'
 import { dockerCompose } from './docker-compose.ts'
 import { extract } from './extract.ts'
@@ -88,6 +89,7 @@ export const typedOperations = [
   cron,
   csvJson,
   datetime,
+  detect,
   diff,
   dockerCompose,
   extract,

@@ -106,7 +106,7 @@ function syntaxErrorOf(text: string, stop: SyntaxStop, lenient: boolean) {
  * the first syntax error, and at a container that would nest deeper than MAX_NESTING_DEPTH (so the
  * recursion of jsonc-parser stays shallow however deep the text goes).
  */
-function parseJson(text: string, lenient: boolean): ParsedJson {
+export function parseJson(text: string, lenient: boolean): ParsedJson {
   const warnings = new WarningList()
   const containers: Array<ObjectNode | ArrayNode> = []
   const pendingKeys: Array<{ key: string; keyText: string; offset: number }> = []

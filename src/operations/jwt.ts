@@ -7,7 +7,7 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 
 type Jose = typeof import('jose')
 /** jose, loaded with the first token (see lazily). */
-const jose = lazily(() => import('jose'))
+export const jose = lazily(() => import('jose'))
 
 const HMAC_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const
 const ALGORITHMS = [...HMAC_ALGORITHMS, 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const
@@ -146,7 +146,7 @@ function claimDates(payload: JWTPayload): Record<string, string> {
 }
 
 /** The header and claims of a compact JWS; anything that is not one is a 422. */
-function readToken({ decodeJwt, decodeProtectedHeader }: Jose, token: string) {
+export function readToken({ decodeJwt, decodeProtectedHeader }: Jose, token: string) {
   const parts = token.split('.')
   if (parts.length !== 3) {
     throw invalidInput(`input is not a JWT: a compact JWT has three parts separated by '.', and this has ${parts.length}`, { field: 'input' })

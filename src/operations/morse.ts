@@ -74,7 +74,7 @@ const BUILT_IN_DASHES = new Set(['-', '_', '\u2212', '\u2013'])
 const BUILT_IN_WORD_BREAKS = new Set(['/', '|', '\n', '\r'])
 const WHITESPACE = /\s/
 
-interface Symbols {
+export interface Symbols {
   dot: string
   dash: string
   letterSeparator: string
@@ -107,7 +107,7 @@ const MAX_LISTED = 100
  * Characters (encode) or codes (decode) outside the alphabet, with where they occur: a 422 listing
  * them with `error`, the distinct values for `data.skipped` with `skip`.
  */
-class Unknowns {
+export class Unknowns {
   private readonly found = new Map<string, { count: number; positions: number[] }>()
 
   add(value: string, position: number): void {

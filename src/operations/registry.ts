@@ -22,6 +22,7 @@ export const operationLoaders = {
   cron: () => import('./cron.ts').then((module) => module.cron),
   'csv-json': () => import('./csv-json.ts').then((module) => module.csvJson),
   datetime: () => import('./datetime.ts').then((module) => module.datetime),
+  detect: () => import('./detect.ts').then((module) => module.detect),
   diff: () => import('./diff.ts').then((module) => module.diff),
   'docker-compose': () => import('./docker-compose.ts').then((module) => module.dockerCompose),
   extract: () => import('./extract.ts').then((module) => module.extract),

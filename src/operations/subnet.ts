@@ -77,7 +77,7 @@ function prefixOfMask(mask: string, version: IpVersion, input: string): number {
 const PREFIX_LENGTH = /^(?:0|[1-9][0-9]{0,2})$/
 
 /** input as address/prefix-length, or an address whose prefix length `mask` gives. */
-function parseBlock(input: string, mask: string | undefined): Parsed & { prefixLength: number } {
+export function parseBlock(input: string, mask: string | undefined): Parsed & { prefixLength: number } {
   const slash = input.indexOf('/')
   const address = readAddress(slash < 0 ? input : input.slice(0, slash), 'input')
   if (slash < 0) {

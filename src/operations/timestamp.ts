@@ -412,7 +412,7 @@ function checkFields({ year, month, day, hour, minute, second, weekday }: DateFi
 }
 
 /** The instant a date text names; without an offset it is a wall time of `zone`. */
-function parseDate(input: string, zone: Zone, now: number): number {
+export function parseDate(input: string, zone: Zone, now: number): number {
   const text = input.trim()
   const fields = dateFields(text, input.length - input.trimStart().length, now)
   const wall =
@@ -420,6 +420,24 @@ function parseDate(input: string, zone: Zone, now: number): number {
   const instant = fields.offset === undefined ? instantOfWallTime(zone, wall) : wall - fields.offset
   if (Math.abs(instant) > MAX_INSTANT) throw outOfRange(text)
   return instant
+}
+
+/** Which family of the date reader's formats reads `text`: ISO 8601 (extended or basic), or the HTTP and e-mail ones (RFC 2822, RFC 850, asctime). */
+export function dateFamilyOf(text: string): 'iso8601' | 'http' | undefined {
+  const index = DATE_FORMATS.findIndex((format) => format.pattern.test(text))
+  return index < 0 ? undefined : index < 2 ? 'iso8601' : 'http'
+}
+
+/** A timestamp text read as action timestampToDate reads it with unit `auto`; undefined for any other text or one out of range. */
+export function readTimestampText(text: string): { unit: Unit; instant: number } | undefined {
+  const value = decimalFromText(text)
+  if (value === undefined) return undefined
+  const unit = detectUnit(value)
+  try {
+    return { unit, instant: toMilliseconds(value, unit, text) }
+  } catch {
+    return undefined
+  }
 }
 
 // ---- The operation ----

@@ -21,7 +21,7 @@ type WhatwgUrl = typeof import('whatwg-url') & {
 }
 
 /** whatwg-url (the URL Standard's reference implementation) and tr46 (UTS #46), loaded with the first URL (see lazily). */
-const engines = lazily(async () => {
+export const engines = lazily(async () => {
   const [whatwg, tr46] = await Promise.all([import('whatwg-url'), import('tr46')])
   return { whatwg: commonJsExports(whatwg) as unknown as WhatwgUrl, tr46: commonJsExports(tr46) }
 })

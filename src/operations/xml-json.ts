@@ -8,7 +8,7 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 
 type FastXmlParser = typeof import('fast-xml-parser')
 /** fast-xml-parser, loaded with the first conversion (see lazily). */
-const fastXmlParser = lazily(() => import('fast-xml-parser'))
+export const fastXmlParser = lazily(() => import('fast-xml-parser'))
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
@@ -82,7 +82,7 @@ interface NamingOptions {
   textKey: string
 }
 
-function xmlToJson({ XMLValidator, XMLParser }: FastXmlParser, text: string, { attributePrefix, textKey }: NamingOptions, parseValues: boolean) {
+export function xmlToJson({ XMLValidator, XMLParser }: FastXmlParser, text: string, { attributePrefix, textKey }: NamingOptions, parseValues: boolean) {
   const doctype = doctypePosition(text)
   if (doctype >= 0) {
     const place = { ...lineAndColumn(text, doctype), position: doctype }

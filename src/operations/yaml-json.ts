@@ -354,7 +354,7 @@ export function yamlToJsonByLibrary(text: string, multiDocument: boolean) {
  * The common subset of YAML (see yaml-subset.ts) is read straight into JSON values, about ten
  * times faster than the library; any other text, and every error, takes the library's path.
  */
-function yamlToJson(text: string, multiDocument: boolean) {
+export function yamlToJson(text: string, multiDocument: boolean) {
   const value = readYamlSubset(text)
   if (value === NOT_IN_SUBSET) return yamlToJsonByLibrary(text, multiDocument)
   return { result: multiDocument ? [value] : value, action: 'yamlToJson' as const, documents: 1, warnings: [] as string[] }
