@@ -306,5 +306,7 @@ describe('color', () => {
     await refuses({ input: 'red', contrastWith: '' }, 'contrastWith')
     await refuses({ input: 'red', format: 'hex' }, 'format')
     await expectRefusal(run({ input: 'red\ud800' }), { code: 'INVALID_INPUT' })
+    // culori throws (rather than answering undefined) for an unclosed color( with nothing in it.
+    await unprocessable({ input: 'color(' }, 'input', 0, /is not a CSS Color 4 colour/)
   })
 })

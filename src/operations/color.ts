@@ -96,6 +96,16 @@ interface Parsed {
   alpha: number
 }
 
+/** culori's parse answers undefined for most text it cannot read, but throws a TypeError for some (a bare `color(`). */
+function parseOrUndefined(text: string): ReturnType<typeof parse> {
+  try {
+    return parse(text)
+  } catch (error) {
+    if (error instanceof TypeError) return undefined
+    throw error
+  }
+}
+
 export function parseColor(text: string, field: string): Parsed {
   const trimmed = text.trim()
   if (trimmed !== text) {
@@ -105,7 +115,7 @@ export function parseColor(text: string, field: string): Parsed {
       position: before ? 0 : text.trimEnd().length,
     })
   }
-  const color = parse(text)
+  const color = parseOrUndefined(text)
   if (color === undefined) throw invalidInput(`${field} ${JSON.stringify(text)} is not ${EXPECTED}`, { field, position: 0, expected: EXPECTED })
   const components = Object.entries(color).filter(([key]) => key !== 'mode') as Array<[string, number]>
   if (components.some(([, value]) => !(Math.abs(value) <= MAX_COMPONENT))) {
