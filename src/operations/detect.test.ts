@@ -171,9 +171,39 @@ describe('detect', () => {
     assert.ok((await run({ input: 'a'.repeat(65_536) })).candidates.length >= 0)
   })
 
-  test('properties: sorted, integer confidences 0–100 in precedence order on ties, the same answer twice, no detector throws (≤ 4 KiB)', async () => {
+  test('properties: sorted, integer confidences 0–100 in precedence order on ties, the same answer twice, no detector throws (≤ 4 KiB; only a reader refusal is caught, any other error fails here)', async () => {
     const order = new Map(DETECTED_TYPES.map((type, index) => [type, index]))
-    const pieces = fc.constantFrom(...GOLDEN.map(([, , input]) => input), '.', '-', '@', '{', '[', '%', '&', ':', ' ', '\n', '0', '1', 'a', '=', '/', '$')
+    const pieces = fc.constantFrom(
+      ...GOLDEN.map(([, , input]) => input),
+      '.',
+      '-',
+      '@',
+      '{',
+      '[',
+      '%',
+      '&',
+      ':',
+      ' ',
+      '\n',
+      '0',
+      '1',
+      'a',
+      '=',
+      '/',
+      '$',
+      'color(',
+      'rgb(',
+      ')',
+      '<?xml ',
+      '<',
+      'data:',
+      'ssh-rsa ',
+      'otpauth://totp/a?secret=',
+      '-----BEGIN A-----\n',
+      '-----END A-----',
+      'urn:uuid:',
+      'é',
+    )
     const texts = fc.oneof(
       fc.string({ maxLength: 4096 }),
       fc.array(pieces, { maxLength: 20 }).map((parts) => parts.join('').slice(0, 4096)),

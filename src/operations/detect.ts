@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { type Static, Type } from 'typebox'
+import { isDevutilsError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { MAX_DIGITS } from './base-convert.ts'
 import { decodeBase32 } from './base32.ts'
@@ -10,7 +11,7 @@ import { describe as describeCron, parseCron } from './cron.ts'
 import { HASH_CANDIDATES, topLevelDomains } from './extract.ts'
 import { decodeEntities } from './html-entity.ts'
 import { inspectId } from './id.ts'
-import { parseJson } from './json.ts'
+import { parseOrRefuse } from './json.ts'
 import { jose, readToken } from './jwt.ts'
 import { decodeMorse, Unknowns } from './morse.ts'
 import { parseBlock } from './subnet.ts'
@@ -142,27 +143,30 @@ type Rule = (text: string) => Found | undefined | Promise<Found | undefined>
 
 const next = (operation: string, fields: Record<string, unknown> = {}, field = 'input'): Next => ({ operation, fields, field })
 
-/** Runs a reader that refuses with a throw; undefined where it refused. */
+/**
+ * Runs one of devutils' readers, which refuse what they cannot read with a DevutilsError: undefined
+ * where it refused. Any other error is a defect and is not hidden.
+ */
 function attempt<T>(read: () => T): T | undefined {
   try {
     return read()
-  } catch {
-    return undefined
-  }
-}
-async function attemptAsync<T>(read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await read()
-  } catch {
-    return undefined
+  } catch (error) {
+    if (isDevutilsError(error)) return undefined
+    throw error
   }
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 /** Decoded bytes as UTF-8 text without control characters other than tab and line breaks; undefined otherwise. */
 function printableText(bytes: Uint8Array): string | undefined {
-  const text = attempt(() => utf8.decode(bytes))
-  if (text === undefined || text.length === 0) return undefined
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    // A fatal TextDecoder throws a TypeError for bytes that are not UTF-8.
+    return undefined
+  }
+  if (text.length === 0) return undefined
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/.test(text) ? undefined : text
 }
 /** Letters, digits, white space, other: text of two or more kinds reads as words rather than noise. */
@@ -326,7 +330,7 @@ const rules: Record<DetectedType, Rule> = {
 
   json(text) {
     if (text[0] !== '{' && text[0] !== '[') return undefined
-    const parsed = attempt(() => parseJson(text, false))
+    const parsed = attempt(() => parseOrRefuse(text, false))
     if (parsed === undefined || parsed.root.kind === 'literal') return undefined
     const { root } = parsed
     const details = root.kind === 'object' ? { kind: 'object', members: root.members.length } : { kind: 'array', items: root.items.length }
@@ -529,7 +533,7 @@ const rules: Record<DetectedType, Rule> = {
 
   yaml(text) {
     if (!/[:\n-]/.test(text)) return undefined
-    if ((text[0] === '{' || text[0] === '[') && attempt(() => parseJson(text, false)) !== undefined) return undefined
+    if ((text[0] === '{' || text[0] === '[') && attempt(() => parseOrRefuse(text, false)) !== undefined) return undefined
     const converted = attempt(() => yamlToJson(text, false))
     if (converted === undefined || typeof converted.result !== 'object' || converted.result === null) return undefined
     const entries = Array.isArray(converted.result) ? converted.result.length : Object.keys(converted.result).length
@@ -638,7 +642,7 @@ export async function detectTypes(raw: string, types: readonly DetectedType[] = 
   const candidates: Candidate[] = []
   for (const type of DETECTED_TYPES) {
     if (!wanted.has(type)) continue
-    const found = await attemptAsync(async () => rules[type](text))
+    const found = await rules[type](text)
     if (found === undefined) continue
     candidates.push({ type, label: LABELS[type], confidence: found.confidence, details: found.details ?? {}, next: found.next ?? null })
   }

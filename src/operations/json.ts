@@ -106,7 +106,7 @@ function syntaxErrorOf(text: string, stop: SyntaxStop, lenient: boolean) {
  * the first syntax error, and at a container that would nest deeper than MAX_NESTING_DEPTH (so the
  * recursion of jsonc-parser stays shallow however deep the text goes).
  */
-export function parseJson(text: string, lenient: boolean): ParsedJson {
+function parseJson(text: string, lenient: boolean): ParsedJson {
   const warnings = new WarningList()
   const containers: Array<ObjectNode | ArrayNode> = []
   const pendingKeys: Array<{ key: string; keyText: string; offset: number }> = []
@@ -192,7 +192,7 @@ export function parseJson(text: string, lenient: boolean): ParsedJson {
 }
 
 /** Parses, turning a syntax error into a 422 with its place. */
-function parseOrRefuse(text: string, lenient: boolean): ParsedJson {
+export function parseOrRefuse(text: string, lenient: boolean): ParsedJson {
   try {
     return parseJson(text, lenient)
   } catch (error) {
