@@ -35,6 +35,7 @@ import { jsonPatch } from './json-patch.ts'
 import { jsonSchema } from './json-schema.ts'
 import { jsonTypes } from './json-types.ts'
 import { jwt } from './jwt.ts'
+import { key } from './key.ts'
 import { lines } from './lines.ts'
 import { lookup } from './lookup.ts'
 import { loremIpsum } from './lorem-ipsum.ts'
@@ -110,6 +111,7 @@ export const typedOperations = [
   jsonSchema,
   jsonTypes,
   jwt,
+  key,
   lines,
   lookup,
   loremIpsum,

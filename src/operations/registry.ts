@@ -43,6 +43,7 @@ export const operationLoaders = {
   'json-schema': () => import('./json-schema.ts').then((module) => module.jsonSchema),
   'json-types': () => import('./json-types.ts').then((module) => module.jsonTypes),
   jwt: () => import('./jwt.ts').then((module) => module.jwt),
+  key: () => import('./key.ts').then((module) => module.key),
   lines: () => import('./lines.ts').then((module) => module.lines),
   lookup: () => import('./lookup.ts').then((module) => module.lookup),
   'lorem-ipsum': () => import('./lorem-ipsum.ts').then((module) => module.loremIpsum),
