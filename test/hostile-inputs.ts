@@ -127,6 +127,29 @@ const BILLION_LAUGHS = [
   }),
 ].join('\n')
 
+/** An SSH wire string (RFC 4251 §5): its length, then its bytes. */
+const sshString = (bytes: Buffer | string) => {
+  const value = Buffer.from(bytes)
+  const length = Buffer.alloc(4)
+  length.writeUInt32BE(value.length)
+  return Buffer.concat([length, value])
+}
+const sshUint32 = (value: number) => {
+  const bytes = Buffer.alloc(4)
+  bytes.writeUInt32BE(value)
+  return bytes
+}
+const opensshPem = (...parts: Buffer[]) =>
+  `-----BEGIN OPENSSH PRIVATE KEY-----\n${Buffer.concat([Buffer.from('openssh-key-v1\0', 'latin1'), ...parts]).toString('base64')}\n-----END OPENSSH PRIVATE KEY-----\n`
+/** RFC 8037's Ed25519 public key as an SSH blob. */
+const ED25519_BLOB = Buffer.concat([
+  sshString('ssh-ed25519'),
+  sshString(Buffer.from('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a', 'hex')),
+])
+/** An Ed25519 key encrypted with PBKDF2 of 5,000,000 iterations (openssl pkcs8 -topk8 -v2 aes-256-cbc -iter 5000000). */
+const PBKDF2_5M_KEY =
+  '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIGcMFgGCSqGSIb3DQEFDTBLMCoGCSqGSIb3DQEFDDAdBAhHAScMH/ibpQIDTEtA\nMAwGCCqGSIb3DQIJBQAwHQYJYIZIAWUDBAEqBBBDcDRPCIHCbG9d4aJcHfOoBEAS\n8l76YbcEkdGoBEcwfuwkHbEz8pr15msqIj+KPNRlSi1iiB0MiSfHs3arVtpk7L8a\n/ir8e86JHOoNjdbUDUUr\n-----END ENCRYPTED PRIVATE KEY-----\n'
+
 /** Payloads built to hurt: amplification, deep nesting, oversized counts, impossible values. */
 export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   hostile('YAML alias bomb (billion laughs)', 'yaml-json', { input: BILLION_LAUGHS }, 422, 'LIMIT_EXCEEDED'),
@@ -1024,6 +1047,74 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   { ...hostile('phone text past 64 KiB', 'phone', { action: 'find', input: '1'.repeat(64 * 1024 + 1) }, 400, 'VALIDATION_ERROR'), field: 'input' },
   hostile('pipeline of 21 steps', 'pipeline', { input: 'x', steps: Array.from({ length: 21 }, () => ({ operation: 'rot13' })) }, 400, 'VALIDATION_ERROR'),
   hostile('batch of 101 requests', 'batch', { requests: Array.from({ length: 101 }, () => ({ operation: 'uuid' })) }, 400, 'VALIDATION_ERROR'),
+  hostile(
+    'key: an OpenSSH private key whose first string claims 4 GiB',
+    'key',
+    { action: 'inspect', input: opensshPem(sshUint32(0xfffffff0)) },
+    422,
+    'INVALID_INPUT',
+  ),
+  hostile(
+    'key: an OpenSSH private key asking for 4,294,967,295 bcrypt KDF rounds',
+    'key',
+    {
+      action: 'inspect',
+      passphrase: 'x',
+      input: opensshPem(
+        sshString('aes256-ctr'),
+        sshString('bcrypt'),
+        sshString(Buffer.concat([sshString(Buffer.alloc(16)), sshUint32(0xffffffff)])),
+        sshUint32(1),
+        sshString(ED25519_BLOB),
+        sshString(Buffer.alloc(64)),
+      ),
+    },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
+    'key: an OpenSSH private key claiming 4,294,967,295 keys',
+    'key',
+    { action: 'inspect', input: opensshPem(sshString('none'), sshString('none'), sshString(''), sshUint32(0xffffffff), sshString(ED25519_BLOB)) },
+    422,
+    'INVALID_INPUT',
+  ),
+  hostile(
+    'key: an SSH public key line whose key claims 2 GiB',
+    'key',
+    { action: 'inspect', input: `ssh-ed25519 ${Buffer.concat([sshString('ssh-ed25519'), sshUint32(0x7fffffff)]).toString('base64')}` },
+    422,
+    'INVALID_INPUT',
+  ),
+  hostile(
+    'key: a PKCS#8 key asking for 5,000,000 PBKDF2 iterations',
+    'key',
+    { action: 'inspect', input: PBKDF2_5M_KEY, passphrase: 'x' },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
+    'key: an RSA JWK of 16,392 bits',
+    'key',
+    { action: 'inspect', input: JSON.stringify({ kty: 'RSA', n: Buffer.alloc(2049, 0xff).toString('base64url'), e: 'AQAB' }) },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
+    'key: a JWK nested 10,000 arrays deep',
+    'key',
+    { action: 'inspect', input: `{"kty":"OKP","a":${'['.repeat(10_000)}${']'.repeat(10_000)}}` },
+    422,
+    'INVALID_INPUT',
+  ),
+  hostile(
+    'key: three PEM blocks',
+    'key',
+    { action: 'inspect', input: '-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----\n'.repeat(3) },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile('key: DER whose outer SEQUENCE claims 4 GiB', 'key', { action: 'inspect', input: 'MIT/////AAAA' }, 422, 'INVALID_INPUT'),
 ]
 
 /** Every answer, whatever was sent, is an envelope; an error one has a known code with its status. */

@@ -338,6 +338,12 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     arguments: { input: '044 668 18 00', country: 'CH' },
     check: (data) => assert.deepEqual([data.result, data.valid], ['+41446681800', true]),
   },
+  {
+    task: 'show the fingerprint of my ssh public key',
+    operation: 'key',
+    arguments: { action: 'inspect', input: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea me@host' },
+    check: (data) => assert.equal((data.fingerprints as { sha256: string }).sha256, 'SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8'),
+  },
   { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
   {
     task: 'run several operations in sequence',

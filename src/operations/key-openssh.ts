@@ -1,3 +1,4 @@
+/// <reference path="../types/bcrypt-pbkdf.d.ts" />
 import {
   createCipheriv,
   createDecipheriv,

@@ -519,7 +519,11 @@ describe('key: refusals', () => {
 
   test('what is not one key: 422 saying what was expected', async () => {
     const [one, two] = [suite('ecdsa_1'), suite('rsa_1')]
-    await refuses({ action: 'inspect', input: `${one}\n${two}` }, 'INVALID_INPUT', /more than one PEM block/, [secretPart(one), secretPart(two)])
+    await refuses({ action: 'inspect', input: `${one}\n${two}` }, 'LIMIT_EXCEEDED', /more than one PEM block/, [secretPart(one), secretPart(two)])
+    await refuses({ action: 'inspect', input: `${one}\n${two}\n${one}` }, 'LIMIT_EXCEEDED', /more than one PEM block/, [secretPart(one), secretPart(two)])
+    // openssl ecparam -genkey writes the curve's parameters before the key: passed over.
+    const parameters = '-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n'
+    assert.equal((await run({ action: 'inspect', input: `${parameters}${one}` })).fingerprints.sha256, suite('ecdsa_1.fp').trim())
     await refuses({ action: 'inspect', input: 'hello' }, 'INVALID_INPUT', /^input is not a key/)
     await refuses({ action: 'inspect', input: 'AAAA' }, 'INVALID_INPUT', /^input is not a key/)
     await refuses({ action: 'inspect', input: '{"kty":' }, 'INVALID_INPUT', /not JSON text/)

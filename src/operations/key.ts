@@ -392,6 +392,25 @@ function readDer(text: string, passphrase: string | undefined): ReadKey | undefi
   }
 }
 
+const ONE_KEY_PER_CALL = () => limitExceeded('input holds more than one PEM block; one key per call is read', { field: 'input', limit: 1 })
+
+/**
+ * The text's PEM blocks, at most one key: `openssl ecparam -genkey` writes EC PARAMETERS before the
+ * key, which is passed over, since the key names its curve itself.
+ */
+function pemBlocksOf(text: string): PemBlock[] {
+  let blocks: PemBlock[]
+  try {
+    blocks = readPemBlocks(text, 2)
+  } catch (error) {
+    if ((error as { code?: string }).code === 'LIMIT_EXCEEDED') throw ONE_KEY_PER_CALL()
+    throw error
+  }
+  if (blocks.length === 2 && blocks[0].label === 'EC PARAMETERS') blocks = blocks.slice(1)
+  if (blocks.length > 1) throw ONE_KEY_PER_CALL()
+  return blocks
+}
+
 const SSH_LINE = /^\s*(ssh-|ecdsa-sha2-|sk-)/
 
 /** Reads any of the encodings this operation knows, telling them apart by their first characters. */
@@ -402,8 +421,7 @@ async function readKey(text: string, passphrase: string | undefined): Promise<Re
     const { key, comment } = readRfc4716(text)
     return fromPublic(key, { format: 'rfc4716', encrypted: false, comment, warnings: passphrase === undefined ? [] : [PASSPHRASE_UNUSED] })
   }
-  const blocks = readPemBlocks(text, 2)
-  if (blocks.length > 1) throw invalidInput('input holds more than one PEM block; one key per call is read', { field: 'input', blocks: blocks.length })
+  const blocks = pemBlocksOf(text)
   if (blocks.length === 1) return readPem(blocks[0], passphrase)
   if (SSH_LINE.test(trimmed)) {
     const { key, comment } = readPublicLine(trimmed)
@@ -579,8 +597,8 @@ async function generate({ type, bits, curve, format, comment, passphrase, rounds
     action: 'generate' as const,
     format,
     encrypted: passphrase !== undefined,
-    publicKey: publicText,
     ...sizeAndCurve(publicKey),
+    publicKey: publicText,
     fingerprints: await fingerprintsOf(publicKey),
   }
 }
