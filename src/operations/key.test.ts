@@ -538,6 +538,17 @@ describe('key: refusals', () => {
     await refuses({ action: 'inspect', input: '---- BEGIN SSH2 PUBLIC KEY ----\nAAAA' }, 'INVALID_INPUT', /no "---- END SSH2 PUBLIC KEY ----" line/)
   })
 
+  test('an authorized_keys or known_hosts line is read from its key type on; two keys are one too many', async () => {
+    const line = suite('ed25519_1.pub').trim()
+    const fingerprint = suite('ed25519_1.fp').trim()
+    for (const input of [`from="10.0.0.0/8",no-pty ${line}`, `github.com,192.0.2.1 ${line}`, `# my key\n\n${line}\n`]) {
+      const answer = await run({ action: 'inspect', input })
+      assert.equal(answer.fingerprints.sha256, fingerprint, input)
+      assert.equal(answer.comment, 'ED25519 test key #1', input)
+    }
+    await refuses({ action: 'inspect', input: `${line}\n${suite('rsa_1.pub')}` }, 'LIMIT_EXCEEDED', /holds 2 lines; one key per call/)
+  })
+
   test('an RSA key over 16,384 bits is refused as too large', async () => {
     const n = Buffer.alloc(2049, 0xff)
     await expectRefusal(run({ action: 'inspect', input: JSON.stringify({ kty: 'RSA', n: n.toString('base64url'), e: 'AQAB' }) }), {

@@ -411,7 +411,20 @@ function pemBlocksOf(text: string): PemBlock[] {
   return blocks
 }
 
-const SSH_LINE = /^\s*(ssh-|ecdsa-sha2-|sk-)/
+/**
+ * A public key line, alone or after what authorized_keys puts before it (options) or known_hosts
+ * does (host names): from the key type to the end of the line.
+ */
+const SSH_LINE = /(?:^|\s)((?:ssh-|ecdsa-sha2-|sk-)[\w.@-]+\s+AAAA[A-Za-z0-9+/]*={0,2}(?:\s.*)?)$/
+
+/** The one public key line of an OpenSSH public key text, blank and # comment lines aside; undefined when there is none. */
+function sshLineOf(text: string): string | undefined {
+  const lines = text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))
+  const keys = lines.map((line) => SSH_LINE.exec(line.trim())?.[1])
+  if (keys.length === 0 || keys[0] === undefined) return undefined
+  if (keys.length > 1) throw limitExceeded(`input holds ${keys.length} lines; one key per call is read`, { field: 'input', limit: 1 })
+  return keys[0]
+}
 
 /** Reads any of the encodings this operation knows, telling them apart by their first characters. */
 async function readKey(text: string, passphrase: string | undefined): Promise<ReadKey> {
@@ -423,8 +436,9 @@ async function readKey(text: string, passphrase: string | undefined): Promise<Re
   }
   const blocks = pemBlocksOf(text)
   if (blocks.length === 1) return readPem(blocks[0], passphrase)
-  if (SSH_LINE.test(trimmed)) {
-    const { key, comment } = readPublicLine(trimmed)
+  const line = sshLineOf(trimmed)
+  if (line !== undefined) {
+    const { key, comment } = readPublicLine(line)
     return fromPublic(key, { format: 'openssh', encrypted: false, comment, warnings: passphrase === undefined ? [] : [PASSPHRASE_UNUSED] })
   }
   const der = readDer(trimmed, passphrase)
