@@ -325,15 +325,42 @@ function wrapHeader(line: string): string[] {
 
 // ---- Fingerprints ----
 
-/** `SHA256:…` (unpadded base64) and `MD5:aa:bb:…`, as `ssh-keygen -l` and `ssh-keygen -l -E md5` print them. */
-export function sshFingerprints(jwk: JsonWebKey): { sha256: string; md5: string } {
+/**
+ * `SHA256:…` (unpadded base64), `MD5:aa:bb:…` and the bubble babble of SHA-1, as `ssh-keygen -l`,
+ * `ssh-keygen -l -E md5` and `ssh-keygen -B` print them.
+ */
+export function sshFingerprints(jwk: JsonWebKey): { sha256: string; md5: string; bubbleBabble: string } {
   const blob = publicBlob(jwk)
   const sha256 = createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')
   const md5 = createHash('md5')
     .update(blob)
     .digest('hex')
     .replace(/(..)(?!$)/g, '$1:')
-  return { sha256: `SHA256:${sha256}`, md5: `MD5:${md5}` }
+  return { sha256: `SHA256:${sha256}`, md5: `MD5:${md5}`, bubbleBabble: bubbleBabble(createHash('sha1').update(blob).digest()) }
+}
+
+const VOWELS = 'aeiouy'
+const CONSONANTS = 'bcdfghklmnprstvzx'
+
+/** Antti Huima's bubble babble encoding, as OpenSSH writes it (sshkey.c, fingerprint_bubblebabble). */
+export function bubbleBabble(bytes: Uint8Array): string {
+  const rounds = Math.floor(bytes.length / 2) + 1
+  let seed = 1
+  let text = 'x'
+  for (let i = 0; i < rounds; i++) {
+    if (i + 1 < rounds || bytes.length % 2 !== 0) {
+      const byte = bytes[2 * i]
+      text += VOWELS[(((byte >> 6) & 3) + seed) % 6] + CONSONANTS[(byte >> 2) & 15] + VOWELS[((byte & 3) + Math.floor(seed / 6)) % 6]
+      if (i + 1 < rounds) {
+        const next = bytes[2 * i + 1]
+        text += `${CONSONANTS[(next >> 4) & 15]}-${CONSONANTS[next & 15]}`
+        seed = (seed * 5 + byte * 7 + next) % 36
+      }
+    } else {
+      text += VOWELS[seed % 6] + CONSONANTS[16] + VOWELS[Math.floor(seed / 6)]
+    }
+  }
+  return `${text}x`
 }
 
 // ---- openssh-key-v1 private keys ----

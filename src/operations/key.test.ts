@@ -71,6 +71,8 @@ describe('key: published vectors', () => {
     assert.equal(line.result, 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea')
     assert.equal(line.fingerprints.sha256, 'SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8')
     assert.equal(line.fingerprints.md5, 'MD5:cf:07:be:9d:68:ae:65:54:6d:a0:93:c3:6f:bd:0d:82')
+    // ssh-keygen -B of that line (OpenSSH 9.2p1), run once.
+    assert.equal(line.fingerprints.bubbleBabble, 'xunas-cidad-korip-hakiz-teges-bamik-pumor-pacan-mimoz-ronon-foxax')
   })
 
   test('a private JWK whose x is not d’s (RFC 8037’s d with x of 43 × "A") is refused', async () => {
@@ -93,11 +95,12 @@ const DESCRIPTIONS: Record<string, string> = {
 }
 
 describe('key: OpenSSH’s sshkey test data', () => {
-  test('every private key and .pub line gives its published .fp fingerprint', async () => {
+  test('every private key and .pub line gives its published .fp and .fp.bb fingerprints', async () => {
     for (const name of OPENSSH_KEYS) {
       const fingerprint = suite(`${name}.fp`).trim()
       const privateKey = await run({ action: 'inspect', input: suite(name) })
       assert.equal(privateKey.fingerprints.sha256, fingerprint, name)
+      assert.equal(privateKey.fingerprints.bubbleBabble, suite(`${name}.fp.bb`).trim(), name)
       assert.equal(privateKey.result, DESCRIPTIONS[name], name)
       const line = suite(`${name}.pub`).trim()
       const publicKey = await run({ action: 'inspect', input: line })

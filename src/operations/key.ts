@@ -454,6 +454,7 @@ async function readKey(text: string, passphrase: string | undefined): Promise<Re
 interface Fingerprints {
   sha256?: string
   md5?: string
+  bubbleBabble?: string
   jwkThumbprint?: string
   spkiSha256: string
 }
@@ -478,7 +479,10 @@ async function fingerprintsOf(publicKey: KeyObject): Promise<Fingerprints> {
   const fingerprints: Fingerprints = { spkiSha256: facts.spkiSha256 }
   if (jwk !== undefined && sshKeyType(jwk) !== undefined) Object.assign(fingerprints, sshFingerprints(jwk))
   if (jwk !== undefined) fingerprints.jwkThumbprint = await (await jose()).calculateJwkThumbprint(jwk as import('jose').JWK, 'sha256')
-  return { ...(fingerprints.sha256 ? { sha256: fingerprints.sha256, md5: fingerprints.md5 } : {}), ...pick(fingerprints) }
+  return {
+    ...(fingerprints.sha256 ? { sha256: fingerprints.sha256, md5: fingerprints.md5, bubbleBabble: fingerprints.bubbleBabble } : {}),
+    ...pick(fingerprints),
+  }
 }
 
 const pick = ({ jwkThumbprint, spkiSha256 }: Fingerprints) => (jwkThumbprint === undefined ? { spkiSha256 } : { jwkThumbprint, spkiSha256 })
@@ -691,6 +695,7 @@ const RFC8037_SPKI = '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA11qYAYKxCrfVS/
 const RFC8037_FINGERPRINTS = {
   sha256: 'SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8',
   md5: 'MD5:cf:07:be:9d:68:ae:65:54:6d:a0:93:c3:6f:bd:0d:82',
+  bubbleBabble: 'xunas-cidad-korip-hakiz-teges-bamik-pumor-pacan-mimoz-ronon-foxax',
   jwkThumbprint: 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
   spkiSha256: 'BuP9j9opu2CrWVV95h7bCuzbIxE0vjDnW0Vfjht5L6k=',
 }
@@ -739,8 +744,8 @@ export const key = defineOperation({
     '`generate` (the default) makes a key pair with node:crypto: `type` ed25519 (default), ec (`curve` P-256 by default, P-384, P-521, secp256k1), rsa (`bits` 2048, 3072 by default, or 4096; exponent 65537), x25519, ed448 or x448; ' +
     'and writes the private key as `format` pem (PKCS#8, RFC 5958), openssh (openssh-key-v1, as ssh-keygen writes it, with `comment`) or jwk (RFC 7517/8037), with its public key (SPKI PEM, the OpenSSH line, or the public JWK). ' +
     '`passphrase` encrypts it: PKCS#8 with PBES2 (PBKDF2-SHA256, AES-256-CBC), OpenSSH with bcrypt-pbkdf and aes256-ctr over `rounds` (16 by default, 1 to 100). ' +
-    '`inspect` reads a key in any of these: PEM PKCS#8 (encrypted too), PKCS#1 (RSA PRIVATE KEY, RSA PUBLIC KEY, legacy Proc-Type encryption too), SEC1 (EC PRIVATE KEY), SPKI (PUBLIC KEY), OPENSSH PRIVATE KEY (aes-ctr or aes-cbc), an OpenSSH public line, an RFC 4716 public key, a JWK (or a JWK Set of one key) as JSON text, or DER as base64; ' +
-    'it tells the format, type, size, curve and comment, the public key as SPKI, OpenSSH line and JWK, and the fingerprints: `SHA256:…` and `MD5:…` as ssh-keygen -l prints them (for the types SSH has), the RFC 7638 JWK thumbprint and the SPKI SHA-256 pin (HPKP, curl --pinnedpubkey). ' +
+    '`inspect` reads a key in any of these: PEM PKCS#8 (encrypted too), PKCS#1 (RSA PRIVATE KEY, RSA PUBLIC KEY, legacy Proc-Type encryption too), SEC1 (EC PRIVATE KEY), SPKI (PUBLIC KEY), OPENSSH PRIVATE KEY (aes-ctr or aes-cbc), an OpenSSH public line (also as an authorized_keys line with options, or a known_hosts line), an RFC 4716 public key, a JWK (or a JWK Set of one key) as JSON text, or DER as base64; ' +
+    'it tells the format, type, size, curve and comment, the public key as SPKI, OpenSSH line and JWK, and the fingerprints: `SHA256:…`, `MD5:…` and bubble babble as ssh-keygen -l and -B print them (for the types SSH has), the RFC 7638 JWK thumbprint and the SPKI SHA-256 pin (HPKP, curl --pinnedpubkey). ' +
     'An encrypted OpenSSH key keeps its public key in clear, so inspect needs no passphrase for it; an encrypted PKCS#8 or legacy PEM key does (422 "passphrase required"), and a wrong one is 422 "passphrase does not decrypt the key". ' +
     '`convert` writes the key `to` pkcs8, pkcs1 (RSA), sec1 (EC), spki, jwk, openssh or rfc4716; `publicOnly` writes the public half; `outputPassphrase` encrypts a pkcs8 or openssh private key. ' +
     'Refused with 422: a format the key type lacks (sec1 for Ed25519, openssh for X25519), a private JWK whose public members do not match d, DSA keys, certificates, more than one key, RSA keys over 16,384 bits, an OpenSSH key asking for more than 100 KDF rounds or a PKCS#8 key for more than 1,000,000 (LIMIT_EXCEEDED). ' +
@@ -830,6 +835,7 @@ export const key = defineOperation({
       {
         sha256: Type.Optional(Type.String({ description: 'OpenSSH SHA-256 fingerprint (ssh-keygen -l), for the types SSH has.' })),
         md5: Type.Optional(Type.String({ description: 'OpenSSH MD5 fingerprint (ssh-keygen -l -E md5), for the types SSH has.' })),
+        bubbleBabble: Type.Optional(Type.String({ description: 'The bubble babble of the SHA-1 of the SSH key (ssh-keygen -B), for the types SSH has.' })),
         jwkThumbprint: Type.Optional(Type.String({ description: 'RFC 7638 JWK thumbprint (SHA-256, base64url).' })),
         spkiSha256: Type.String({ description: 'SHA-256 of the DER SubjectPublicKeyInfo, base64: the HPKP and curl --pinnedpubkey pin.' }),
       },
@@ -886,6 +892,7 @@ export const key = defineOperation({
         fingerprints: {
           sha256: 'SHA256:h+PAyXb3n4bqtmzZtsfJYZi/Ru2NzBNfXOe72fMggoU',
           md5: 'MD5:60:f8:c7:ec:5b:d5:6c:b5:c2:8b:8f:32:c6:ba:9b:ef',
+          bubbleBabble: 'xecab-salos-nafen-zegel-tolor-sufin-zepun-bucod-bacuk-gybiz-kaxyx',
           jwkThumbprint: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs',
           spkiSha256: 'rTIyDPbFltiEsFOBulc6uo3dV0m03o9KI6efmondrrI=',
         },
