@@ -552,6 +552,18 @@ describe('key: refusals', () => {
     await refuses({ action: 'inspect', input: `${line}\n${suite('rsa_1.pub')}` }, 'LIMIT_EXCEEDED', /holds 2 lines; one key per call/)
   })
 
+  test('a curve JOSE and SSH have no name for is read with OpenSSL’s name; an unknown curve OID is refused', async () => {
+    // openssl ecparam -name brainpoolP256r1 -genkey | openssl pkey -pubout (OpenSSL 3.0.19), once.
+    const brainpool = 'MFowFAYHKoZIzj0CAQYJKyQDAwIIAQEHA0IABHxq8Qo/Oe386t5J1xr0R/y4ouc7PRG8CDlxUdU7UGoYAwxiUAYHTjuaAWHnUZ2XmgLfFhg8NldtUsKnVbTfpuo='
+    const answer = await run({ action: 'inspect', input: `-----BEGIN PUBLIC KEY-----\n${brainpool}\n-----END PUBLIC KEY-----` })
+    assert.equal(answer.curve, 'brainpoolP256r1')
+    assert.deepEqual(Object.keys(answer.fingerprints), ['spkiSha256'])
+    await refuses({ action: 'convert', input: brainpool, to: 'jwk' }, 'INVALID_INPUT', /format not available for this key type/)
+    // The same key with its curve OID's last arc changed to one no standard assigns.
+    const unknown = brainpool.replace('AQEHA0IABHxq', 'AQF/A0IABHxq')
+    await refuses({ action: 'inspect', input: unknown }, 'INVALID_INPUT', /algorithm or curve is not one this service reads/)
+  })
+
   test('an RSA key over 16,384 bits is refused as too large', async () => {
     const n = Buffer.alloc(2049, 0xff)
     await expectRefusal(run({ action: 'inspect', input: JSON.stringify({ kty: 'RSA', n: n.toString('base64url'), e: 'AQAB' }) }), {

@@ -231,7 +231,7 @@ function nodeKey(read: () => KeyObject, what: string): KeyObject {
   try {
     return read()
   } catch {
-    throw invalidInput(`input is not a valid ${what}`, { field: 'input' })
+    throw invalidInput(`input is not a valid ${what}, or its algorithm or curve is not one this service reads`, { field: 'input' })
   }
 }
 
