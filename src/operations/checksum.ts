@@ -1,11 +1,9 @@
 import { Type } from 'typebox'
 import { inputEncodingField, textToBytes } from '../core/bytes.ts'
 import { DevutilsError, limitExceeded, validationError } from '../core/errors.ts'
-import { lazily } from '../core/lazy.ts'
+import { loadHashWasm } from '../core/hash-wasm.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { type CrcModel, type CrcParameters, crc, crcCatalogue, crcCheck, crcResidue } from './checksum-crc.ts'
-
-const hashWasm = lazily(() => import('hash-wasm'))
 
 export const OTHER_CHECKSUMS = [
   'adler32',
@@ -161,13 +159,13 @@ async function otherChecksum(name: OtherChecksum, bytes: Uint8Array, seed: bigin
     case 'sum8':
       return BigInt(bytes.reduce((value, byte) => (value + byte) & 0xff, 0))
     case 'xxh32':
-      return BigInt(`0x${await (await hashWasm()).xxhash32(bytes, seedLow)}`)
+      return BigInt(`0x${await (await loadHashWasm()).xxhash32(bytes, seedLow)}`)
     case 'xxh64':
-      return BigInt(`0x${await (await hashWasm()).xxhash64(bytes, seedLow, seedHigh)}`)
+      return BigInt(`0x${await (await loadHashWasm()).xxhash64(bytes, seedLow, seedHigh)}`)
     case 'xxh3-64':
-      return BigInt(`0x${await (await hashWasm()).xxhash3(bytes, seedLow, seedHigh)}`)
+      return BigInt(`0x${await (await loadHashWasm()).xxhash3(bytes, seedLow, seedHigh)}`)
     case 'xxh3-128':
-      return BigInt(`0x${await (await hashWasm()).xxhash128(bytes, seedLow, seedHigh)}`)
+      return BigInt(`0x${await (await loadHashWasm()).xxhash128(bytes, seedLow, seedHigh)}`)
   }
 }
 

@@ -1,15 +1,13 @@
-import { type CipherGCMTypes, createCipheriv, createDecipheriv, createHash, pbkdf2 as nodePbkdf2, scrypt as nodeScrypt } from 'node:crypto'
+import { type CipherGCMTypes, createCipheriv, createDecipheriv, createHash, pbkdf2 as nodePbkdf2 } from 'node:crypto'
 import { promisify } from 'node:util'
 import { type Static, Type } from 'typebox'
 import { BYTE_ENCODINGS, bytesToText, textToBytes } from '../core/bytes.ts'
 import { invalidInput, isDevutilsError, validationError } from '../core/errors.ts'
-import { lazily } from '../core/lazy.ts'
 import { defineOperation, type OperationInput, withDefault } from '../core/operation.ts'
 import { randomBytes } from '../core/random.ts'
+import { argon2Key, scryptKey } from './password-hash.ts'
 
 const pbkdf2Async = promisify(nodePbkdf2)
-const scryptAsync = promisify(nodeScrypt) as (password: Buffer, salt: Buffer, length: number, options: object) => Promise<Buffer>
-const hashWasm = lazily(() => import('hash-wasm'))
 
 type Mode = 'gcm' | 'cbc' | 'ctr' | 'chacha20-poly1305'
 
@@ -285,23 +283,11 @@ export async function deriveKey({ kdf, parameters }: Derivation, passphrase: Buf
     case 'pbkdf2-sha512':
     case 'pbkdf2-sha1':
       return pbkdf2Async(passphrase, salt, parameters.iterations!, length, kdf.slice('pbkdf2-'.length))
-    case 'scrypt': {
-      const N = 2 ** parameters.logN!
-      const r = parameters.blockSize!
-      return scryptAsync(passphrase, salt, length, { N, r, p: parameters.parallelism!, maxmem: 2 * 128 * N * r + 1024 * 1024 })
-    }
+    case 'scrypt':
+      return scryptKey(passphrase, salt, { logN: parameters.logN!, blockSize: parameters.blockSize!, parallelism: parameters.parallelism! }, length)
     case 'argon2id': {
-      const { argon2id } = await hashWasm()
-      const bytes = await argon2id({
-        password: passphrase,
-        salt,
-        iterations: parameters.iterations!,
-        parallelism: parameters.parallelism!,
-        memorySize: parameters.memoryKiB!,
-        hashLength: length,
-        outputType: 'binary',
-      })
-      return Buffer.from(bytes)
+      const { memoryKiB, iterations, parallelism } = parameters as Required<typeof parameters>
+      return Buffer.from(await argon2Key('argon2id', passphrase, salt, { memoryKiB, iterations, parallelism }, length))
     }
     case 'evp-sha256':
       return evpBytesToKey('sha256', passphrase, salt, length)

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { inputEncodingField, textToBytes } from '../core/bytes.ts'
 import { algorithmField, canonicalAlgorithm, DIGEST_ENCODINGS, digestEncodingField, digestMatches, expectedField, updateInSlices } from '../core/digest.ts'
 import { validationError } from '../core/errors.ts'
-import { lazily } from '../core/lazy.ts'
+import { loadHashWasm } from '../core/hash-wasm.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
 export const HASH_ALGORITHMS = [
@@ -77,8 +77,6 @@ const FIXED_BITS: Partial<Record<HashAlgorithm, number>> = {
   whirlpool: 512,
 }
 
-const hashWasm = lazily(() => import('hash-wasm'))
-
 /** A hash-wasm state as a Hasher. */
 function wasmHasher(state: IHasher): Hasher {
   state.init()
@@ -104,13 +102,13 @@ const MAX_IDLE_BLAKE3 = 8
  * the others (BLAKE3, Keccak, Whirlpool, and BLAKE2 at lengths OpenSSL's fixed-size names refuse).
  */
 async function hasherFor(algorithm: HashAlgorithm, bits: number): Promise<Hasher> {
-  if (algorithm.startsWith('keccak-')) return wasmHasher(await (await hashWasm()).createKeccak(bits as 224 | 256 | 384 | 512))
-  if (algorithm === 'whirlpool') return wasmHasher(await (await hashWasm()).createWhirlpool())
-  if (algorithm === 'blake2b') return wasmHasher(await (await hashWasm()).createBLAKE2b(bits))
-  if (algorithm === 'blake2s') return wasmHasher(await (await hashWasm()).createBLAKE2s(bits))
-  if (algorithm === 'blake3' && bits !== 256) return wasmHasher(await (await hashWasm()).createBLAKE3(bits))
+  if (algorithm.startsWith('keccak-')) return wasmHasher(await (await loadHashWasm()).createKeccak(bits as 224 | 256 | 384 | 512))
+  if (algorithm === 'whirlpool') return wasmHasher(await (await loadHashWasm()).createWhirlpool())
+  if (algorithm === 'blake2b') return wasmHasher(await (await loadHashWasm()).createBLAKE2b(bits))
+  if (algorithm === 'blake2s') return wasmHasher(await (await loadHashWasm()).createBLAKE2s(bits))
+  if (algorithm === 'blake3' && bits !== 256) return wasmHasher(await (await loadHashWasm()).createBLAKE3(bits))
   if (algorithm === 'blake3') {
-    const state = (idleBlake3.pop() ?? (await (await hashWasm()).createBLAKE3())).init()
+    const state = (idleBlake3.pop() ?? (await (await loadHashWasm()).createBLAKE3())).init()
     return {
       update: (slice) => state.update(slice),
       digest: () => {

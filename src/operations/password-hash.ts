@@ -1,8 +1,8 @@
 import { scrypt as nodeScrypt, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
-import { argon2d, argon2i, argon2id, bcrypt } from 'hash-wasm'
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
+import { loadHashWasm } from '../core/hash-wasm.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { randomBytes } from '../core/random.ts'
 import {
@@ -105,10 +105,15 @@ interface ScryptParameters {
   parallelism: number
 }
 
-const ARGON2 = { argon2id, argon2i, argon2d }
-
-function argon2(variant: Argon2Variant, password: Uint8Array, salt: Uint8Array, { memoryKiB, iterations, parallelism }: Argon2Parameters, hashLength: number) {
-  return ARGON2[variant]({ password, salt, iterations, parallelism, memorySize: memoryKiB, hashLength, outputType: 'binary' })
+/** Argon2 (RFC 9106) through hash-wasm. */
+export async function argon2Key(
+  variant: Argon2Variant,
+  password: Uint8Array,
+  salt: Uint8Array,
+  { memoryKiB, iterations, parallelism }: Argon2Parameters,
+  hashLength: number,
+): Promise<Uint8Array> {
+  return (await loadHashWasm())[variant]({ password, salt, iterations, parallelism, memorySize: memoryKiB, hashLength, outputType: 'binary' })
 }
 
 /** scrypt (RFC 7914) through node:crypto, with room for the memory it needs (its default cap is 32 MiB). */
@@ -127,7 +132,7 @@ const EMPTY_PASSWORD_BCRYPT_KEY = new Uint8Array([0])
 /** bcrypt's 23 hash bytes (its 24-byte output less the last, as every bcrypt string writes it). */
 export async function bcryptKey(password: Uint8Array, salt: Uint8Array, cost: number): Promise<Uint8Array> {
   const key = password.length === 0 ? EMPTY_PASSWORD_BCRYPT_KEY : password
-  return (await bcrypt({ password: key, salt, costFactor: cost, outputType: 'binary' })).subarray(0, 23)
+  return (await (await loadHashWasm()).bcrypt({ password: key, salt, costFactor: cost, outputType: 'binary' })).subarray(0, 23)
 }
 
 // ---- Bounds ----
@@ -227,7 +232,7 @@ function parseArgon2(match: RegExpExecArray): Omit<ParsedHash, 'warnings'> {
     algorithm: variant as Argon2Variant,
     parameters,
     expected,
-    compute: (password) => argon2(variant as Argon2Variant, password, salt, parameters, expected.length),
+    compute: (password) => argon2Key(variant as Argon2Variant, password, salt, parameters, expected.length),
   }
 }
 
@@ -509,7 +514,7 @@ export const passwordHash = defineOperation({
       case 'argon2id': {
         const parameters = { memoryKiB, iterations, parallelism }
         if (memoryKiB < 8 * parallelism) throw validationError('memoryKiB', `must be at least 8 · parallelism (${8 * parallelism}) for Argon2`)
-        return { result: writeArgon2(parameters, salt, await argon2('argon2id', password, salt, parameters, HASH_BYTES)), action, algorithm, parameters }
+        return { result: writeArgon2(parameters, salt, await argon2Key('argon2id', password, salt, parameters, HASH_BYTES)), action, algorithm, parameters }
       }
       case 'scrypt': {
         const parameters = { logN, blockSize, parallelism }
