@@ -65,6 +65,7 @@ import { url } from './url.ts'
 import { urlParse } from './url-parse.ts'
 import { userAgent } from './user-agent.ts'
 import { uuid } from './uuid.ts'
+import { x509 } from './x509.ts'
 import { xmlJson } from './xml-json.ts'
 import { yamlJson } from './yaml-json.ts'
 
@@ -141,6 +142,7 @@ export const typedOperations = [
   urlParse,
   userAgent,
   uuid,
+  x509,
   xmlJson,
   yamlJson,
 ] as const

@@ -73,6 +73,7 @@ export const operationLoaders = {
   'url-parse': () => import('./url-parse.ts').then((module) => module.urlParse),
   'user-agent': () => import('./user-agent.ts').then((module) => module.userAgent),
   uuid: () => import('./uuid.ts').then((module) => module.uuid),
+  x509: () => import('./x509.ts').then((module) => module.x509),
   'xml-json': () => import('./xml-json.ts').then((module) => module.xmlJson),
   'yaml-json': () => import('./yaml-json.ts').then((module) => module.yamlJson),
 } as const satisfies Record<string, () => Promise<AnyOperation>>
