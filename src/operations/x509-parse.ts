@@ -5,8 +5,15 @@ import { pemBlock, readPemBlocks } from '../core/pem.ts'
 import { type PublicKeyFacts, publicKeyFacts } from '../core/public-key.ts'
 import { bytesOf, childrenOf, contentOf, type NameAttribute, oidOf, readName, readTlv, signedDecimal, type Tlv } from './x509-der.ts'
 
+export interface Asn1 {
+  schema: typeof import('@peculiar/asn1-schema')
+  x509: typeof import('@peculiar/asn1-x509')
+  csr: typeof import('@peculiar/asn1-csr')
+  cms: typeof import('@peculiar/asn1-cms')
+}
+
 /** The ASN.1 schemas, loaded with the first certificate (see lazily). */
-export const asn1 = lazily(async () => {
+export const asn1: () => Promise<Asn1> = lazily(async () => {
   const [schema, x509, csr, cms] = await Promise.all([
     import('@peculiar/asn1-schema'),
     import('@peculiar/asn1-x509'),
@@ -15,11 +22,11 @@ export const asn1 = lazily(async () => {
   ])
   return { schema, x509, csr, cms }
 })
-export type Asn1 = Awaited<ReturnType<typeof asn1>>
 type GeneralName = InstanceType<Asn1['x509']['GeneralName']>
 
 export const MAX_BLOCKS = 1000
 export const MAX_REVOKED_LISTED = 1000
+export const MAX_GENERAL_NAMES = 10_000
 // asn1js's default node count refuses real CRLs of a few thousand entries; nesting stays at its default.
 const BER_OPTIONS = { maxNodes: 1_000_000, maxDepth: 100 }
 const LIMIT_MESSAGES = /nesting depth|node count|content length/i
@@ -644,6 +651,12 @@ function decodeValue(engine: Asn1, oid: string, der: Buffer): unknown {
   const x = engine.x509
   const parse = <T>(schema: new () => T) => AsnParser.parse(der, schema, { berOptions: BER_OPTIONS })
   const names = (list: GeneralName[]) => Array.from(list, (name) => generalName(engine, name))
+  if (oid === '2.5.29.17' || oid === '2.5.29.18') {
+    // Counted before the schema parser builds an object per name, which costs far more than the bytes.
+    const count = childrenOf(der, readTlv(der, 0)).length
+    if (count > MAX_GENERAL_NAMES)
+      throw limitExceeded(`the ${EXTENSION_NAMES[oid]} extension holds ${count} names, more than the ${MAX_GENERAL_NAMES} read`, { limit: MAX_GENERAL_NAMES })
+  }
   switch (oid) {
     case '2.5.29.17':
       return names(parse(x.SubjectAlternativeName))
@@ -749,6 +762,7 @@ export function decodeExtension(engine: Asn1, oid: string, critical: boolean, de
     if (value === undefined) item.valueHex = der.toString('hex')
     else item.value = value
   } catch (error) {
+    if (isDevutilsError(error) && error.code === 'LIMIT_EXCEEDED') throw error
     if (error instanceof Error && LIMIT_MESSAGES.test(error.message)) throw limitExceeded(`the ${item.name} extension nests ASN.1 deeper than 100 levels`)
     item.error = `the ${item.name === 'unknown' ? oid : item.name} extension is malformed`
     item.valueHex = der.toString('hex')

@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { validationError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { EXTENDED_KEY_USAGE_NAMES, generate, KEY_TYPES, SIGNATURE_HASHES } from './x509-generate.ts'
-import { KEY_USAGES, MAX_BLOCKS, MAX_REVOKED_LISTED, parse } from './x509-parse.ts'
+import { KEY_USAGES, MAX_BLOCKS, MAX_GENERAL_NAMES, MAX_REVOKED_LISTED, parse } from './x509-parse.ts'
 
 // Inputs past this run on a worker thread: a large CRL or bundle costs tens of milliseconds.
 const OFFLOAD_CHARACTERS = 65_536
@@ -21,7 +21,6 @@ GEkH5TSnUzAfBgNVHSMEGDAWgBRexSbg5Jh0StQxnaVvGEkH5TSnUzAKBggqhkjO
 PQQDAgNIADBFAiBH4gQKEopjrmi77iOJLgzPiKPa5B+sZds6pXcLF8VTnwIhAOcD
 aBhEmWDfx0oGcsZ7gM+W2/wvNvafR0OILBwoLOWJ
 -----END CERTIFICATE-----
-
 `
 
 /** What parse answers for it on 1 February 2026. */
@@ -133,7 +132,7 @@ export const x509 = defineOperation({
     '`warnings` names a negative or over-long serial, an expired or not-yet-valid certificate, a CN without subjectAltName on a leaf, a SHA-1 or MD5 signature, an RSA key under 2048 bits, a leaf valid for more than 398 days, a version 1 certificate with extensions, an unknown critical extension, a NUL in a name (shown as \\x00), and bytes after the DER. ' +
     '`generate` makes a self-signed certificate (`kind: selfSigned`) or a PKCS#10 request (`kind: csr`) for `subject` (RFC 4514) and `subjectAltNames`, with a new key (`keyType`; the PKCS#8 private key is answered once, and kept nowhere) or yours (`privateKey`, PEM or JWK, with `passphrase` if encrypted). The serial is 16 random bytes; the defaults follow the Baseline Requirements (a leaf: digitalSignature, keyEncipherment for RSA, serverAuth; a CA: keyCertSign, cRLSign). ' +
     `At most ${MAX_REVOKED_LISTED} revoked entries of a CRL are listed (revokedCount counts them all). ` +
-    `Refused: text with no such block, or base64/hex that is not DER of one (422 with the line, or the block and label); ASN.1 nested deeper than 100 levels, more than 1,000,000 ASN.1 elements, more than ${MAX_BLOCKS} blocks or items (422 LIMIT_EXCEEDED); keyType with privateKey, pathLength without isCa (400); an unparsable subject (422 with the position). privateKey and passphrase are never echoed, logged or quoted.`,
+    `Refused: text with no such block, or base64/hex that is not DER of one (422 with the line, or the block and label); ASN.1 nested deeper than 100 levels, more than 1,000,000 ASN.1 elements, more than ${MAX_BLOCKS} blocks or items, a subjectAltName or issuerAltName of more than ${MAX_GENERAL_NAMES} names (422 LIMIT_EXCEEDED); keyType with privateKey, pathLength without isCa (400); an unparsable subject (422 with the position). privateKey and passphrase are never echoed, logged or quoted.`,
   input: Type.Object(
     {
       input: Type.Optional(
