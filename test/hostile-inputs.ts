@@ -150,6 +150,62 @@ const ED25519_BLOB = Buffer.concat([
 const PBKDF2_5M_KEY =
   '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIGcMFgGCSqGSIb3DQEFDTBLMCoGCSqGSIb3DQEFDDAdBAhHAScMH/ibpQIDTEtA\nMAwGCCqGSIb3DQIJBQAwHQYJYIZIAWUDBAEqBBBDcDRPCIHCbG9d4aJcHfOoBEAS\n8l76YbcEkdGoBEcwfuwkHbEz8pr15msqIj+KPNRlSi1iiB0MiSfHs3arVtpk7L8a\n/ir8e86JHOoNjdbUDUUr\n-----END ENCRYPTED PRIVATE KEY-----\n'
 
+/** DER by hand (ITU-T X.690), for certificates no tool would make. */
+export function der(tag: number, ...parts: Buffer[]): Buffer {
+  const body = Buffer.concat(parts)
+  const n = body.length
+  const length = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : n < 0x10000 ? [0x82, n >> 8, n & 0xff] : [0x83, n >> 16, (n >> 8) & 0xff, n & 0xff]
+  return Buffer.concat([Buffer.from([tag, ...length]), body])
+}
+const ECDSA_SHA256 = Buffer.from('300a06082a8648ce3d040302', 'hex')
+const P256_SPKI = Buffer.from(
+  '3059301306072a8648ce3d020106082a8648ce3d030107034200041194317f7606cad5d27540157d382a89ed5e462c4cf9db1b627b0a25e6278e7835e6b8a5861ddac3054c8d2fbfc17c16bd323c11aa12b44a7e66ebc47fd5eae8',
+  'hex',
+)
+/** A v3 certificate with these DNS names; its signature is not a real one (parse reports it, never trusts it). */
+export function certificateWithNames(dnsNames: string[]): Buffer {
+  const name = der(0x30, der(0x31, der(0x30, Buffer.from('0603550403', 'hex'), der(0x0c, Buffer.from('hostile')))))
+  const time = (text: string) => der(0x17, Buffer.from(text))
+  const san = der(0x30, Buffer.from('0603551d11', 'hex'), der(0x04, der(0x30, Buffer.concat(dnsNames.map((dns) => der(0x82, Buffer.from(dns, 'latin1')))))))
+  const tbs = der(
+    0x30,
+    der(0xa0, Buffer.from('020102', 'hex')),
+    Buffer.from('020101', 'hex'),
+    ECDSA_SHA256,
+    name,
+    der(0x30, time('260101000000Z'), time('270101000000Z')),
+    name,
+    P256_SPKI,
+    der(0xa3, der(0x30, san)),
+  )
+  return der(0x30, tbs, ECDSA_SHA256, der(0x03, Buffer.alloc(72, 1)))
+}
+const certificatePem = (bytes: Buffer) => `-----BEGIN CERTIFICATE-----\n${bytes.toString('base64')}\n-----END CERTIFICATE-----\n`
+/** SEQUENCEs nested `depth` deep, built from the inside out. */
+function nestedSequences(depth: number): Buffer {
+  const headers: Buffer[] = []
+  let length = 0
+  for (let level = 0; level < depth; level++) {
+    const header = Buffer.from(
+      length < 0x80
+        ? [0x30, length]
+        : length < 0x100
+          ? [0x30, 0x81, length]
+          : length < 0x10000
+            ? [0x30, 0x82, length >> 8, length & 0xff]
+            : [0x30, 0x83, length >> 16, (length >> 8) & 0xff, length & 0xff],
+    )
+    headers.push(header)
+    length += header.length
+  }
+  return Buffer.concat(headers.reverse())
+}
+const LYING_LENGTH = (() => {
+  const bytes = certificateWithNames(['a.example'])
+  bytes[2] = 0xff
+  return bytes
+})()
+
 /** Payloads built to hurt: amplification, deep nesting, oversized counts, impossible values. */
 export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   hostile('YAML alias bomb (billion laughs)', 'yaml-json', { input: BILLION_LAUGHS }, 422, 'LIMIT_EXCEEDED'),
@@ -1115,6 +1171,37 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     'LIMIT_EXCEEDED',
   ),
   hostile('key: DER whose outer SEQUENCE claims 4 GiB', 'key', { action: 'inspect', input: 'MIT/////AAAA' }, 422, 'INVALID_INPUT'),
+  hostile('x509 of 50,000 nested SEQUENCEs as base64', 'x509', { input: nestedSequences(50_000).toString('base64') }, 422, 'LIMIT_EXCEEDED'),
+  hostile(
+    'x509 of a certificate with 10,000 subjectAltNames',
+    'x509',
+    { input: certificatePem(certificateWithNames(Array.from({ length: 10_000 }, (_, i) => `h${i}.example`))) },
+    200,
+  ),
+  hostile('x509 of a certificate whose length octets claim more than there is', 'x509', { input: certificatePem(LYING_LENGTH) }, 422, 'INVALID_INPUT'),
+  hostile(
+    'x509 of a certificate followed by garbage bytes: parsed, with a warning',
+    'x509',
+    { input: certificatePem(Buffer.concat([certificateWithNames(['a.example']), Buffer.from('garbage')])) },
+    200,
+  ),
+  hostile(
+    'x509 of a NUL in a DNS name: shown escaped, with a warning',
+    'x509',
+    { input: certificatePem(certificateWithNames(['bank.example\0.evil.example'])) },
+    200,
+  ),
+  hostile('x509 of 1,001 PEM blocks', 'x509', { input: '-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n'.repeat(1001) }, 422, 'LIMIT_EXCEEDED'),
+  {
+    ...hostile(
+      'x509 generate with both keyType and privateKey',
+      'x509',
+      { action: 'generate', subject: 'CN=x', keyType: 'p-256', privateKey: 'x' },
+      400,
+      'VALIDATION_ERROR',
+    ),
+    field: 'keyType',
+  },
 ]
 
 /** Every answer, whatever was sent, is an envelope; an error one has a known code with its status. */

@@ -11,6 +11,7 @@ import { defineOperation } from '../src/core/operation.ts'
 import { closestName } from '../src/core/search.ts'
 import { DISCOVERY_TOOLS } from '../src/mcp/discovery.ts'
 import { type CreateMcpServerOptions, createMcpServer } from '../src/mcp/server.ts'
+import { x509 } from '../src/operations/x509.ts'
 import { servedOperations } from '../src/served.ts'
 import { buildTestApp, connectInMemory } from './helpers.ts'
 
@@ -350,6 +351,16 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
     operation: 'pipeline',
     arguments: { input: 'hello', steps: [{ operation: 'rot13' }, { operation: 'base64' }] },
     check: (data) => assert.equal(data.result, 'dXJ5eWI='),
+  },
+  {
+    task: 'decode this PEM certificate and show its expiry date and fingerprint',
+    operation: 'x509',
+    arguments: { input: (x509.examples[0].input as { input: string }).input },
+    check: (data) =>
+      assert.deepEqual(
+        (data.result as Array<{ notAfter: string; fingerprints: { sha256: string } }>).map((item) => item.notAfter),
+        ['2026-04-01T00:00:00Z'],
+      ),
   },
 ]
 
