@@ -310,6 +310,42 @@ describe('x509', () => {
       assert.equal(leafKeyCa.parsed.selfSigned, true)
     })
 
+    test('a CSR’s challengePassword is reported as present, never its value', async () => {
+      const key = ecKey()
+      const challenge = tlv(0x30, hex('06092a864886f70d010907'), tlv(0x31, tlv(0x0c, Buffer.from('hunter2-secret'))))
+      const info = tlv(0x30, hex('020100'), nameCN('x'), createPublicKey(key).export({ type: 'spki', format: 'der' }), tlv(0xa0, challenge))
+      const request = tlv(0x30, info, ECDSA_SHA256, tlv(0x03, Buffer.from([0]), sign('sha256', info, key)))
+      const answer = await parse(pem('CERTIFICATE REQUEST', request))
+      assert.deepEqual(answer.result[0].attributes, [{ type: 'challengePassword', oid: '1.2.840.113549.1.9.7', present: true }])
+      assert.equal(answer.result[0].signatureValid, true)
+      assert.doesNotMatch(JSON.stringify(answer), /hunter2/)
+    })
+
+    test('warnings: not yet valid, an unknown critical extension, a v1 certificate with extensions', async () => {
+      const key = ecKey()
+      const unknown = tlv(0x30, hex('06032a0304'), hex('0101ff'), tlv(0x04, hex('0500')))
+      const tbs = tlv(
+        0x30,
+        hex('020101'),
+        ECDSA_SHA256,
+        nameCN('v1'),
+        tlv(0x30, utcTime('300101000000Z'), utcTime('300301000000Z')),
+        nameCN('v1'),
+        createPublicKey(key).export({ type: 'spki', format: 'der' }),
+        tlv(0xa3, tlv(0x30, unknown)),
+      )
+      const answer = await parse(pem('CERTIFICATE', tlv(0x30, tbs, ECDSA_SHA256, tlv(0x03, Buffer.from([0]), sign('sha256', tbs, key)))))
+      const [cert] = answer.result
+      assert.equal(cert.version, 1)
+      assert.equal(cert.validAt, false)
+      assert.deepEqual(cert.extensions, [{ oid: '1.2.3.4', name: 'unknown', critical: true, valueHex: '0500' }])
+      for (const expected of [/not valid until 2030-01-01T00:00:00Z/, /unknown critical extension 1\.2\.3\.4/, /version 1 certificate with extensions/])
+        assert.ok(
+          answer.warnings.some((warning: string) => expected.test(warning)),
+          `${expected}: ${answer.warnings.join('\n')}`,
+        )
+    })
+
     test('verify: false checks no signature', async () => {
       const [cert] = (await parse(X1, { verify: false })).result
       assert.equal(cert.signatureValid, undefined)
@@ -379,6 +415,23 @@ describe('x509', () => {
       assert.equal(made.parsed.notAfter, '2055-05-30T12:00:00Z')
       assert.equal(new X509Certificate(made.result).validTo, 'May 30 12:00:00 2055 GMT')
       assert.equal(made.parsed.isCa, true)
+    })
+
+    test('key usages and extended key usages asked for replace the defaults', async () => {
+      const made = await run({
+        action: 'generate',
+        subject: 'CN=signer',
+        subjectAltNames: ['email:signer@example.com'],
+        keyUsage: ['digitalSignature', 'nonRepudiation'],
+        extendedKeyUsage: ['codeSigning', 'emailProtection'],
+      })
+      const value = (name: string) => made.parsed.extensions.find((extension: Answer) => extension.name === name).value
+      assert.deepEqual(value('keyUsage'), ['digitalSignature', 'nonRepudiation'])
+      assert.deepEqual(
+        value('extendedKeyUsage').map((usage: Answer) => usage.name),
+        ['codeSigning', 'emailProtection'],
+      )
+      assert.equal(new X509Certificate(made.result).keyUsage?.join(), '1.3.6.1.5.5.7.3.3,1.3.6.1.5.5.7.3.4')
     })
 
     test('a CN without subjectAltNames: a warning that browsers ignore CN', async () => {
