@@ -212,6 +212,8 @@ export function parseDistinguishedName(text: string, field: string): ParsedAttri
       throw fail(`unknown attribute type "${typeText}" (known: CN, C, ST, L, O, OU, emailAddress, serialNumber, DC, UID, or a dotted OID)`, typeStart)
     if (/^\d/.test(oid) && !/^[0-2]\.(?:[0-9]|[1-3][0-9])(\.\d+)*$/.test(oid)) throw fail(`"${typeText}" is not a valid object identifier`, typeStart)
     i++
+    // Spaces around "=" are not RFC 4514, but people write them; an escaped leading space stays.
+    while (text[i] === ' ') i++
     const valueStart = i
     let value: string | Buffer
     if (text[i] === '#') {

@@ -220,7 +220,7 @@ function readSources(input: string, inputEncoding: 'auto' | 'base64' | 'hex', wa
     return sources
   }
   const compact = input.replace(/\s+/g, '')
-  const isHex = inputEncoding === 'hex' || (inputEncoding === 'auto' && /^(?:[0-9a-fA-F]{2})+$/.test(compact))
+  const isHex = inputEncoding === 'hex' || (inputEncoding === 'auto' && /^(?:[0-9a-fA-F]{2})+$/.test(compact.replace(/:/g, '')))
   if (isHex) {
     const hex = compact.replace(/:/g, '')
     if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex) || hex === '')

@@ -346,6 +346,19 @@ describe('x509', () => {
         )
     })
 
+    test('DER without a label, as hex (colons allowed) or base64: whichever structure it is', async () => {
+      const csr = (await run({ action: 'generate', kind: 'csr', keyType: 'ed25519', subject: 'CN = x, O = y' })).result
+      const asHex = await parse(
+        derOf(csr)
+          .toString('hex')
+          .replace(/(..)(?=.)/g, '$1:'),
+      )
+      assert.deepEqual([asHex.result[0].type, asHex.result[0].subject], ['csr', 'CN=x,O=y'])
+      const crl = await parse(derOf(pyca('custom/crl_all_reasons.pem')).toString('base64'), { inputEncoding: 'base64' })
+      assert.equal(crl.result[0].type, 'crl')
+      assert.equal((await parse(derOf(X1).toString('base64'))).result[0].serialNumber, '8210cfb0d240e3594463e0bb63828b00')
+    })
+
     test('verify: false checks no signature', async () => {
       const [cert] = (await parse(X1, { verify: false })).result
       assert.equal(cert.signatureValid, undefined)
