@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type Ke
 import { promisify } from 'node:util'
 import { invalidInput, validationError } from '../core/errors.ts'
 import { pemBlock } from '../core/pem.ts'
-import { type ParsedAttribute, parseDistinguishedName } from './x509-der.ts'
+import { type ParsedAttribute, parseDistinguishedName, readTlv } from './x509-der.ts'
 import { asn1, EXTENDED_KEY_USAGES, KEY_USAGES } from './x509-parse.ts'
 
 export const KEY_TYPES = ['ed25519', 'p-256', 'p-384', 'rsa-2048', 'rsa-3072', 'rsa-4096'] as const
@@ -181,6 +181,7 @@ function buildName(x509: X509, rdns: ParsedAttribute[][]) {
           rdn.map((attribute) => {
             if (Buffer.isBuffer(attribute.value)) {
               const raw = attribute.value
+              if (!isOneElement(raw)) throw invalidInput('subject: a #hex value must be the BER encoding of one whole element', { field: 'subject' })
               return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ anyValue: toArrayBuffer(raw) }) })
             }
             const text = attribute.value
@@ -200,6 +201,14 @@ function buildName(x509: X509, rdns: ParsedAttribute[][]) {
         ),
     ),
   )
+}
+
+function isOneElement(bytes: Buffer): boolean {
+  try {
+    return readTlv(bytes, 0).end === bytes.length
+  } catch {
+    return false
+  }
 }
 
 function generalNames(x509: X509, names: string[]) {

@@ -256,6 +256,7 @@ export function parseAsn<T>(engine: Asn1, der: Uint8Array, schema: new () => T, 
 
 /** The first element of a source; bytes after it are reported and left out. */
 function topElement(source: Source, warnings: string[]): Buffer {
+  if (source.der.length === 0) throw invalidInput(`block ${source.block} (${source.label}) is empty`, { block: source.block, label: source.label })
   let top: Tlv
   try {
     top = readTlv(source.der, 0)

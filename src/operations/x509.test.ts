@@ -57,6 +57,10 @@ const pem = (label: string, der: Buffer) => `-----BEGIN ${label}-----\n${der.toS
 const ecKey = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey
 
 describe('x509', () => {
+  test('says what it does: no placeholder is left', () => {
+    assert.deepEqual(JSON.stringify(x509).match(/TODO[^"]*/g) ?? [], [])
+  })
+
   describe('published vectors', () => {
     test('ISRG Root X1: every value Let’s Encrypt and openssl publish', async () => {
       const { result, count, warnings } = await parse(X1)
@@ -544,6 +548,8 @@ describe('x509', () => {
         details: { block: 1, label: 'CERTIFICATE' },
       })
       await expectRefusal(parse('-----BEGIN CERTIFICATE-----\nMII*\n-----END CERTIFICATE-----'), { code: 'INVALID_INPUT', details: { block: 0, line: 2 } })
+      await expectRefusal(parse('-----BEGIN X509 CRL-----\n-----END X509 CRL-----'), { code: 'INVALID_INPUT', message: /block 0 \(X509 CRL\) is empty/ })
+      await expectRefusal(parse('-----BEGIN PKCS7-----\nMAA=\n-----END PKCS7-----'), { code: 'INVALID_INPUT', details: { block: 0, label: 'PKCS7' } })
     })
 
     test('more than 1,000 blocks: 422 LIMIT_EXCEEDED', async () => {
@@ -564,6 +570,8 @@ describe('x509', () => {
       await expectRefusal(run({ action: 'generate', subject: 'CN' }), { code: 'INVALID_INPUT', position: 0 })
       await expectRefusal(run({ action: 'generate', subject: 'CN=a;b' }), { code: 'INVALID_INPUT', position: 4 })
       await expectRefusal(run({ action: 'generate', subject: 'C=United Kingdom' }), { code: 'INVALID_INPUT', message: /two-letter/ })
+      await expectRefusal(run({ action: 'generate', subject: 'CN=#300a' }), { code: 'INVALID_INPUT', message: /one whole element/ })
+      await expectRefusal(run({ action: 'generate', subject: 'CN=a\\c3' }), { code: 'INVALID_INPUT', message: /not UTF-8/, position: 3 })
       await expectRefusal(run({ action: 'generate', subject: 'CN=x', subjectAltNames: ['FTP:x'] }), { code: 'INVALID_INPUT', details: { index: 0 } })
       await expectRefusal(run({ action: 'generate', subject: 'CN=x', subjectAltNames: ['DNS:a', 'IP:300.1.1.1'] }), {
         code: 'INVALID_INPUT',
