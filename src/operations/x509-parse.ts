@@ -444,7 +444,33 @@ function checkSignatures(internals: Internal[], enabled: boolean) {
   return links
 }
 
+/**
+ * Counts the names of a subjectAltName or issuerAltName before the schema parser sees them: asn1js
+ * also parses what an OCTET STRING holds, and builds an object for every element, which a body of
+ * names would otherwise fill a worker's heap with before any count could be taken.
+ */
+function checkNameCounts(der: Buffer) {
+  try {
+    const tbs = childrenOf(der, readTlv(der, 0))[0]
+    const wrapper = childrenOf(der, tbs).find((field) => field.tag === 0xa3)
+    if (wrapper === undefined) return
+    for (const extension of childrenOf(der, childrenOf(der, wrapper)[0])) {
+      const parts = childrenOf(der, extension)
+      const oid = oidOf(contentOf(der, parts[0]))
+      if (oid !== '2.5.29.17' && oid !== '2.5.29.18') continue
+      const value = parts[parts.length - 1]
+      const count = childrenOf(der, readTlv(der, value.contentStart, value.end)).length
+      if (count > MAX_GENERAL_NAMES)
+        throw limitExceeded(`the ${EXTENSION_NAMES[oid]} extension holds ${count} names, more than the ${MAX_GENERAL_NAMES} read`, { limit: MAX_GENERAL_NAMES })
+    }
+  } catch (error) {
+    // A malformed structure is the schema parser's to describe.
+    if (isDevutilsError(error) && error.code === 'LIMIT_EXCEEDED') throw error
+  }
+}
+
 function certificateItem(engine: Asn1, der: Buffer, where: { block: number; label: string }): Internal {
+  checkNameCounts(der)
   const certificate = parseAsn(engine, der, engine.x509.Certificate, where, KIND_NAMES.certificate)
   const tbsDer = Buffer.from(certificate.tbsCertificateRaw ?? new ArrayBuffer(0))
   const fields = childrenOf(tbsDer, readTlv(tbsDer, 0))
