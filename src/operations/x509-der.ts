@@ -43,6 +43,18 @@ export function childrenOf(der: Uint8Array, parent: Tlv): Tlv[] {
   return children
 }
 
+/** One element of `tag` around `content`, its length in DER's shortest form. */
+export function encodeTlv(tag: number, content: Buffer): Buffer {
+  const n = content.length
+  const length: number[] = []
+  if (n < 0x80) length.push(n)
+  else {
+    for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) length.unshift(rest % 256)
+    length.unshift(0x80 | length.length)
+  }
+  return Buffer.concat([Buffer.from([tag, ...length]), content])
+}
+
 export const contentOf = (der: Uint8Array, tlv: Tlv) => Buffer.from(der.buffer, der.byteOffset + tlv.contentStart, tlv.end - tlv.contentStart)
 export const bytesOf = (der: Uint8Array, tlv: Tlv) => Buffer.from(der.buffer, der.byteOffset + tlv.start, tlv.end - tlv.start)
 

@@ -3,7 +3,7 @@ import { invalidInput, isDevutilsError, limitExceeded } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { pemBlock, readPemBlocks } from '../core/pem.ts'
 import { type PublicKeyFacts, publicKeyFacts } from '../core/public-key.ts'
-import { bytesOf, childrenOf, contentOf, type NameAttribute, oidOf, readName, readTlv, signedDecimal, type Tlv } from './x509-der.ts'
+import { bytesOf, childrenOf, contentOf, encodeTlv, type NameAttribute, oidOf, readName, readTlv, signedDecimal, type Tlv } from './x509-der.ts'
 
 export interface Asn1 {
   schema: typeof import('@peculiar/asn1-schema')
@@ -567,9 +567,33 @@ function csrItem(engine: Asn1, der: Buffer, where: { block: number; label: strin
   return { item, key, signed: { tbs: infoDer, algorithm: request.signatureAlgorithm.algorithm, parameters, signature: Buffer.from(request.signature) } }
 }
 
+/**
+ * A CRL with only the revoked entries that are listed, for the schema parser, which builds objects
+ * for every element (a worker's heap held some 30,000 entries, no more), and the count and signed
+ * bytes of the whole. A structure this cannot read goes to the schema parser whole, to be described.
+ */
+function listedPart(der: Buffer): { der: Buffer; revokedCount?: number; tbs?: Buffer } {
+  try {
+    const [tbs, ...rest] = childrenOf(der, readTlv(der, 0))
+    const fields = childrenOf(der, tbs)
+    // revokedCertificates is the SEQUENCE after thisUpdate (or nextUpdate), both Times.
+    const index = fields.findIndex((field, i) => field.tag === 0x30 && i > 0 && (fields[i - 1].tag === 0x17 || fields[i - 1].tag === 0x18))
+    if (index < 0) return { der }
+    const entries = childrenOf(der, fields[index])
+    if (entries.length <= MAX_REVOKED_LISTED) return { der, revokedCount: entries.length }
+    const kept = encodeTlv(0x30, Buffer.concat(entries.slice(0, MAX_REVOKED_LISTED).map((entry) => bytesOf(der, entry))))
+    const parts = fields.map((field, i) => (i === index ? kept : bytesOf(der, field)))
+    const shorter = encodeTlv(0x30, Buffer.concat([encodeTlv(0x30, Buffer.concat(parts)), ...rest.map((part) => bytesOf(der, part))]))
+    return { der: shorter, revokedCount: entries.length, tbs: Buffer.from(bytesOf(der, tbs)) }
+  } catch {
+    return { der }
+  }
+}
+
 function crlItem(engine: Asn1, der: Buffer, where: { block: number; label: string }): Internal {
-  const list = parseAsn(engine, der, engine.x509.CertificateList, where, KIND_NAMES.crl)
-  const tbsDer = Buffer.from(list.tbsCertListRaw ?? new ArrayBuffer(0))
+  const part = listedPart(der)
+  const list = parseAsn(engine, part.der, engine.x509.CertificateList, where, KIND_NAMES.crl)
+  const tbsDer = part.tbs ?? Buffer.from(list.tbsCertListRaw ?? new ArrayBuffer(0))
   const fields = childrenOf(tbsDer, readTlv(tbsDer, 0))
   const issuerTlv = fields[fields[0]?.tag === 0x02 ? 2 : 1]
   const issuer = readName(tbsDer, issuerTlv)
@@ -600,9 +624,9 @@ function crlItem(engine: Asn1, der: Buffer, where: { block: number; label: strin
     ...(tbs.nextUpdate ? { nextUpdate: isoSeconds(tbs.nextUpdate.getTime()) } : {}),
     ...(typeof crlNumber === 'string' ? { crlNumber } : {}),
     signatureAlgorithm: signatureAlgorithm(list.signatureAlgorithm.algorithm, parameters),
-    revokedCount: revoked.length,
+    revokedCount: part.revokedCount ?? revoked.length,
     revoked: listed,
-    revokedTruncated: revoked.length > MAX_REVOKED_LISTED,
+    revokedTruncated: (part.revokedCount ?? revoked.length) > MAX_REVOKED_LISTED,
     extensions,
     fingerprints: fingerprints(der),
     pem: pemBlock('X509 CRL', der),
