@@ -17,6 +17,7 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.client.json ./
 COPY scripts ./scripts
 COPY src ./src
+COPY LICENSE NOTICE ./
 RUN npm run build \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && rm -rf /root/.npm
@@ -37,7 +38,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
-COPY LICENSE ./
+COPY LICENSE NOTICE ./
 # Any unprivileged user will do: a number, so that Kubernetes' runAsNonRoot can check it without
 # /etc/passwd. Nothing in /app is writable by it, and the process writes no file: the image runs
 # with a read-only root filesystem.

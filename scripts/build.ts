@@ -10,7 +10,9 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { basename, dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, version as esbuildVersion } from 'esbuild'
+import { ZXING_CPP_COMMIT } from 'zxing-wasm/full'
 import { JQ_DIST_FOLDER, patchJqJs } from '../src/core/jq-engine.ts'
+import { ZXING_WASM_FILE } from '../src/core/zxing.ts'
 import { buildApp } from '../src/http/app.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
@@ -47,6 +49,8 @@ const result = await build(serviceBundle({ root, outdir, version: packageJson.ve
 
 cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })
 copyJq(join(outdir, JQ_DIST_FOLDER))
+// zxing-wasm's WebAssembly (zxing-cpp's writer and reader), beside the chunks, where the barcode operations read it (src/core/zxing.ts).
+cpSync(join(root, 'node_modules', 'zxing-wasm', 'dist', 'full', ZXING_WASM_FILE), join(outdir, ZXING_WASM_FILE))
 
 /**
  * jq-web's files beside the bundle, which the jq operation loads by path (src/core/jq-engine.ts):
@@ -118,7 +122,9 @@ function thirdPartyLicenses(bundled: BundledPackage[]): string {
   })
   const assets =
     `${SWAGGER_UI_ASSETS.to}/ holds Swagger UI's files (Swagger UI is under the Apache License 2.0), as @fastify/swagger-ui ships them.\n` +
-    `${JQ_DIST_FOLDER}/ holds jq-web's jq.js (edited) and jq.wasm (jq and Oniguruma built to WebAssembly), with their licences in ${JQ_DIST_FOLDER}/LICENSE.\n`
+    `${JQ_DIST_FOLDER}/ holds jq-web's jq.js (edited) and jq.wasm (jq and Oniguruma built to WebAssembly), with their licences in ${JQ_DIST_FOLDER}/LICENSE.\n` +
+    `${ZXING_WASM_FILE} is zxing-wasm's build of zxing-cpp (Apache License 2.0) with stb_image and stb_image_write (public domain or MIT) to WebAssembly; see the NOTICE file.\n\n` +
+    `zxing-cpp, under the Apache License 2.0:\n\n${readFileSync(join(root, 'NOTICE'), 'utf8').trim()}\n`
   return `devutils ${packageJson.version} bundles the following packages.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}\n${'-'.repeat(72)}\n\n${assets}`
 }
 
@@ -135,6 +141,7 @@ function sbom(bundled: BundledPackage[]) {
     files: [
       { name: 'swagger-ui-dist', version: swaggerUi, license: 'Apache-2.0', shippedAs: 'files' },
       { name: 'jq-web', version: jqWebVersion(), license: 'ISC', shippedAs: 'files' },
+      { name: 'zxing-cpp', version: ZXING_CPP_COMMIT, license: 'Apache-2.0', shippedAs: 'files' },
     ],
     dependencies: installedDependencies(JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))),
     tools: [{ name: 'esbuild', version: esbuildVersion }],

@@ -104,6 +104,15 @@ describe('transport rules through the HTTP stack', () => {
     assertError(response.json(), 'VALIDATION_ERROR', /action was sent in the query string/)
   })
 
+  test('an action that reads an image (qr-code and barcode decode) is refused by GET, whose other actions are answered', async () => {
+    for (const operation of ['qr-code', 'barcode']) {
+      const response = await request(app, { method: 'GET', url: `/api/v1/${operation}?action=decode&input=iVBORw0KGgo` })
+      assert.equal(response.statusCode, 400)
+      assertError(response.json(), 'VALIDATION_ERROR', /decode reads its input from a JSON body: send it with POST/)
+      assert.equal((await request(app, { method: 'GET', url: `/api/v1/${operation}?input=12345678` })).statusCode, 200)
+    }
+  })
+
   test('unknown fields are refused and nothing is coerced: every bad field is listed', async () => {
     const { status, body } = await post(app, 'base64', { input: 'x', action: 'decod', frombase: 1, lineLength: '76', strict: 1 })
     assert.equal(status, 400)

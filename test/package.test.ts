@@ -39,10 +39,12 @@ describe('the package: npm pack, installed into an empty folder with its product
       'dist/jq/jq.js',
       'dist/jq/jq.wasm',
       'dist/jq/LICENSE',
+      'dist/zxing_full.wasm',
       'dist/client.js',
       'dist/types/client/index.d.ts',
       'README.md',
       'LICENSE',
+      'NOTICE',
       'package.json',
     ]) {
       assert.ok(files.includes(expected), `${expected} is packed`)

@@ -60,6 +60,8 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   examples: Array<OperationExample<I, O>>
   /** Answers `GET /api/v1/<name>?field=value…` too (generators that need no secret). */
   allowGet?: boolean
+  /** Values of `action` that GET refuses even so: those that read a body-sized input (an image), which has no place in a URL. */
+  postOnlyActions?: readonly string[]
   /** Strings with lone surrogates are refused (422) before `run`, unless this is true. */
   allowLoneSurrogates?: boolean
   /**

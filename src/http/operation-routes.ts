@@ -39,6 +39,10 @@ export async function operationRoutes(app: FastifyInstance, { operations, budget
     if (operation.allowGet) {
       // Cache-Control: no-store is on every API answer (protection.ts).
       app.get(path, { schema: getRouteSchema(operation) }, (request, reply) => {
+        const action = (request.query as Record<string, unknown>).action
+        if (typeof action === 'string' && operation.postOnlyActions?.includes(action)) {
+          throw validationError('action', `${action} reads its input from a JSON body: send it with POST`)
+        }
         sendWhenReady(request, reply, executeToJsonNow(operation, queryToInput(operation.input, request.query as Record<string, unknown>), optionsFor(request)))
       })
     }

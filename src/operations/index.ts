@@ -1,4 +1,5 @@
 import type { AnyOperation } from '../core/operation.ts'
+import { barcode } from './barcode.ts'
 import { baseConvert } from './base-convert.ts'
 import { baseEncoding } from './base-encoding.ts'
 import { base32 } from './base32.ts'
@@ -76,6 +77,7 @@ import { yamlJson } from './yaml-json.ts'
  * the two lists to the same operations in the same order.
  */
 export const typedOperations = [
+  barcode,
   baseConvert,
   baseEncoding,
   base32,

@@ -252,4 +252,69 @@ describe('qr-code', () => {
     await refuses({ input: 'x', version: 3 }, 'version')
     await expectRefusal(run({ input: 'a\ud800b' }), { code: 'INVALID_INPUT' })
   })
+
+  describe('decode', () => {
+    const otpauth = 'otpauth://totp/devutils:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=devutils'
+    type Decoded = { result: string; action: string; count: number; symbols: Array<{ text: string; errorCorrection: string; version: number; bytes?: string }> }
+    const decoded = (input: Record<string, unknown>) => run({ action: 'decode', ...input }) as unknown as Promise<Decoded>
+
+    /** The PNG as an uncompressed 24-bit BMP (bottom-up rows, each padded to four bytes). */
+    function bmpOf(base64: string): string {
+      const { data, width, height } = pixelsOfPng(base64)
+      const stride = Math.ceil((width * 3) / 4) * 4
+      const bmp = Buffer.alloc(54 + stride * height)
+      bmp.write('BM', 0, 'latin1')
+      bmp.writeUInt32LE(bmp.length, 2)
+      bmp.writeUInt32LE(54, 10)
+      bmp.writeUInt32LE(40, 14)
+      bmp.writeInt32LE(width, 18)
+      bmp.writeInt32LE(height, 22)
+      bmp.writeUInt16LE(1, 26)
+      bmp.writeUInt16LE(24, 28)
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const from = (y * width + x) * 4
+          bmp.set([data[from + 2], data[from + 1], data[from]], 54 + (height - 1 - y) * stride + x * 3)
+        }
+      }
+      return bmp.toString('base64')
+    }
+
+    test("an otpauth URI in the qrcode library's PNG and as a BMP: text, level and version as generated", async () => {
+      const png = (await QRCode.toBuffer(otpauth, { errorCorrectionLevel: 'M', scale: 4 })).toString('base64')
+      const generated = await run({ input: otpauth, errorCorrection: 'M' })
+      for (const image of [png, bmpOf(png), `data:image/png;base64,${png}`]) {
+        const answer = await decoded({ input: image })
+        assert.equal(answer.result, otpauth)
+        assert.equal(answer.action, 'decode')
+        assert.equal(answer.count, 1)
+        assert.deepEqual([answer.symbols[0].errorCorrection, answer.symbols[0].version], ['M', generated.version])
+        assert.equal(answer.symbols[0].bytes, undefined)
+      }
+    })
+
+    test('every format of generate reads back (PNG), and a code that is not a QR code is not found', async () => {
+      const { result } = await run({ input: 'round trip', format: 'png', errorCorrection: 'H' })
+      assert.equal((await decoded({ input: result })).result, 'round trip')
+      const { barcode } = await import('./barcode.ts')
+      const dataMatrix = (await barcode.run({
+        action: 'generate',
+        input: 'not a QR code',
+        format: 'datamatrix',
+        output: 'png',
+        scale: 4,
+        height: 60,
+        all: false,
+      } as never)) as {
+        result: string
+      }
+      await expectRefusal(decoded({ input: dataMatrix.result }), { code: 'INVALID_INPUT', message: /^no QR code found/ })
+    })
+
+    test('the fields of generate keep their bounds; decode has its own', async () => {
+      await expectRefusal(run({ input: '1'.repeat(CAPACITY.L.numeric + 1) }), { code: 'VALIDATION_ERROR', field: 'input' })
+      await expectRefusal(decoded({ input: 'x', all: 'yes' }), { code: 'VALIDATION_ERROR', field: 'all' })
+      await expectRefusal(decoded({ input: Buffer.from('GIF89a\x70\x17\x70\x17', 'latin1').toString('base64') }), { code: 'LIMIT_EXCEEDED' })
+    })
+  })
 })

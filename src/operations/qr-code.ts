@@ -1,9 +1,10 @@
 import type { QRCode, QRCodeErrorCorrectionLevel } from 'qrcode'
 import { type Static, Type } from 'typebox'
 import { commonJsExports } from '../core/commonjs.ts'
-import { limitExceeded } from '../core/errors.ts'
+import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { bytesUnlessText, positionOf, readImage } from '../core/zxing.ts'
 
 type QrCodeLibrary = typeof import('qrcode')
 /** qrcode, loaded with the first QR code (see lazily). */
@@ -28,6 +29,9 @@ export const MAX_MARGIN = 10
  * second, mostly in pngjs (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 const OFFLOAD_LENGTH = 256
+
+/** The longest image `decode` takes, in base64 characters: about what the request body holds. */
+export const MAX_IMAGE_BASE64 = 1_400_000
 
 const MEDIA_TYPES = { svg: 'image/svg+xml', png: 'image/png', text: 'text/plain; charset=utf-8' } as const
 
@@ -89,27 +93,53 @@ async function render(
   }
 }
 
+const pointSchema = Type.Object({ x: Type.Number(), y: Type.Number() })
+/** Where a symbol lies in the image: its corners, in pixels from the top left. */
+export const positionSchema = Type.Object(
+  { topLeft: pointSchema, topRight: pointSchema, bottomRight: pointSchema, bottomLeft: pointSchema },
+  { description: 'The corners of the symbol in the image, in pixels from its top-left corner.' },
+)
+
 const qrOutput = Type.Object({
   result: Type.String({
-    description: 'The QR code: SVG markup, a PNG in base64 (no data: prefix), or lines of text in Unicode block characters, each ending in a line feed.',
+    description:
+      'generate: the QR code: SVG markup, a PNG in base64 (no data: prefix), or lines of text in Unicode block characters, each ending in a line feed. decode: the text of the first QR code found.',
   }),
-  format: Type.Enum(['svg', 'png', 'text'], { description: 'The format of `result`.' }),
-  mediaType: Type.String({ description: 'The media type of `result` once decoded: image/svg+xml, image/png or text/plain; charset=utf-8.' }),
-  version: Type.Integer({
-    minimum: 1,
-    maximum: 40,
-    description: 'The symbol version (size), the smallest that holds the input: 1 is 21×21 modules, 40 is 177×177.',
-  }),
-  errorCorrection: Type.Enum(['L', 'M', 'Q', 'H'], { description: 'The error correction level used.' }),
-  modules: Type.Integer({ description: 'The side of the symbol in modules, without the margin: 17 + 4 × version.' }),
+  action: Type.Optional(Type.Enum(['decode'], { description: 'decode only: the action performed (generate answers as it always has, without it).' })),
+  format: Type.Optional(Type.Enum(['svg', 'png', 'text'], { description: 'generate: the format of `result`.' })),
+  mediaType: Type.Optional(
+    Type.String({ description: 'generate: the media type of `result` once decoded: image/svg+xml, image/png or text/plain; charset=utf-8.' }),
+  ),
+  version: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 40,
+      description: 'generate: the symbol version (size), the smallest that holds the input: 1 is 21×21 modules, 40 is 177×177.',
+    }),
+  ),
+  errorCorrection: Type.Optional(Type.Enum(['L', 'M', 'Q', 'H'], { description: 'generate: the error correction level used.' })),
+  modules: Type.Optional(Type.Integer({ description: 'generate: the side of the symbol in modules, without the margin: 17 + 4 × version.' })),
+  symbols: Type.Optional(
+    Type.Array(
+      Type.Object({
+        text: Type.String({ description: 'The text the symbol holds (its bytes read as its ECI or as UTF-8/ISO-8859-1 says).' }),
+        bytes: Type.Optional(Type.String({ description: 'The bytes it holds, in lower-case hex, when they are not the UTF-8 of `text`.' })),
+        errorCorrection: Type.String({ description: 'Its error correction level, L, M, Q or H.' }),
+        version: Type.Integer({ description: 'Its version, 1 to 40.' }),
+        position: positionSchema,
+      }),
+      { description: 'decode: every QR code read (the first only, unless `all`).' },
+    ),
+  ),
+  count: Type.Optional(Type.Integer({ minimum: 1, description: 'decode: how many QR codes were read.' })),
 })
 
 export const qrCode = defineOperation({
   name: 'qr-code',
   category: 'generators',
-  summary: 'Generate a QR code as SVG, PNG or terminal text',
+  summary: 'Generate a QR code as SVG, PNG or terminal text, or read one from an image',
   title: 'QR code',
-  aliases: ['qr', 'qrcode', 'barcode', '2d code'],
+  aliases: ['qr', 'qrcode', 'barcode', '2d code', 'read qr code', 'scan qr code', 'decode qr', 'qr reader', 'qr scanner'],
   description:
     'Encodes text in a QR code (ISO/IEC 18004, model 2), in the smallest version (1–40) that holds it at the chosen error correction level, ' +
     'with the qrcode library: numeric, alphanumeric and byte segments mixed for the shortest code, text as UTF-8 bytes (without an ECI header, as most readers expect). ' +
@@ -117,13 +147,20 @@ export const qrCode = defineOperation({
     '`text` draws the code in Unicode block characters, two rows of modules per line, for a terminal with light text on a dark background. ' +
     '`margin` is the quiet zone in modules (4 in the standard). The same request always gives the same answer. ' +
     `Input that no version-40 symbol holds at the level is a 422 that gives the capacity (at L: ${CAPACITY.L.bytes} bytes, ${CAPACITY.L.alphanumeric} alphanumeric or ${CAPACITY.L.numeric} digits). ` +
-    `The largest PNG (version 40, scale ${MAX_SCALE}, margin ${MAX_MARGIN}) is 1,970 pixels square and about 63 KB.`,
+    `The largest PNG (version 40, scale ${MAX_SCALE}, margin ${MAX_MARGIN}) is 1,970 pixels square and about 63 KB. ` +
+    '`action: decode` reads QR codes from `input`, an image in base64 (a `data:image/…;base64,` prefix is accepted): PNG, JPEG, GIF or BMP, told apart by their first bytes, not the prefix; WebP, SVG, TIFF and HEIC are a 422. ' +
+    'It reads with zxing-cpp (built to WebAssembly): rotated, mirrored and inverted codes too. `result` is the text of the first code, `symbols` each code read with its error correction level, version, position and, when its bytes are not UTF-8 text, the bytes in hex; `all` reads every code in the image. ' +
+    'An image with no readable QR code is a 422 "no QR code found". Images larger than 4,096 pixels a side or 4,000,000 pixels are a 422 LIMIT_EXCEEDED, judged from the header before any pixel is decoded. Decoding runs on a worker thread, and only by POST (an image is a body, not a URL).',
   input: Type.Object(
     {
+      action: withDefault(
+        Type.Enum(['generate', 'decode'], { description: '`generate` a QR code from text, or `decode` the QR codes in an image.' }),
+        'generate',
+      ),
       input: Type.String({
         minLength: 1,
-        maxLength: CAPACITY.L.numeric,
-        description: `The text to encode, up to ${CAPACITY.L.numeric} characters (what fits depends on the text and the level; see the description).`,
+        maxLength: MAX_IMAGE_BASE64,
+        description: `generate: the text to encode, up to ${CAPACITY.L.numeric} characters (what fits depends on the text and the level; see the description). decode: a PNG, JPEG, GIF or BMP image in base64.`,
         examples: ['https://example.com/'],
       }),
       format: withDefault(
@@ -141,6 +178,7 @@ export const qrCode = defineOperation({
         4,
       ),
       scale: withDefault(Type.Integer({ minimum: 1, maximum: MAX_SCALE, description: `PNG only: pixels per module, 1 to ${MAX_SCALE}.` }), 4),
+      all: withDefault(Type.Boolean({ description: 'decode: read every QR code in the image, not only the first.' }), false),
     },
     { additionalProperties: false },
   ),
@@ -174,8 +212,11 @@ export const qrCode = defineOperation({
     },
   ],
   allowGet: true,
-  offload: ({ input, format }) => format === 'png' || input.length > OFFLOAD_LENGTH,
-  async run({ input, format, errorCorrection, margin, scale }) {
+  postOnlyActions: ['decode'],
+  offload: ({ action, input, format }) => action === 'decode' || format === 'png' || input.length > OFFLOAD_LENGTH,
+  async run({ action, input, format, errorCorrection, margin, scale, all }) {
+    if (action === 'decode') return decode(input, all)
+    if (input.length > CAPACITY.L.numeric) throw validationError('input', `must NOT have more than ${CAPACITY.L.numeric} characters`)
     const library = await qrCodeLibrary()
     const symbol = symbolOf(library, input, errorCorrection)
     const answer: Static<typeof qrOutput> = {
@@ -189,3 +230,19 @@ export const qrCode = defineOperation({
     return answer
   },
 })
+
+async function decode(input: string, all: boolean): Promise<Static<typeof qrOutput>> {
+  const found = await readImage(input, ['QRCode'], all)
+  if (found.length === 0) throw invalidInput('no QR code found in the image', { field: 'input' })
+  const symbols = found.map((symbol) => {
+    const bytes = bytesUnlessText(symbol.text, symbol.bytes)
+    return {
+      text: symbol.text,
+      ...(bytes === undefined ? {} : { bytes }),
+      errorCorrection: symbol.ecLevel,
+      version: Number(symbol.version),
+      position: positionOf(symbol.position),
+    }
+  })
+  return { result: symbols[0].text, action: 'decode', symbols, count: symbols.length }
+}

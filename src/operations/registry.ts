@@ -7,6 +7,7 @@ import type { AnyOperation } from '../core/operation.ts'
  * thread under the tsx loader (the tests) cannot import a TypeScript module dynamically.
  */
 export const operationLoaders = {
+  barcode: () => import('./barcode.ts').then((module) => module.barcode),
   'base-convert': () => import('./base-convert.ts').then((module) => module.baseConvert),
   'base-encoding': () => import('./base-encoding.ts').then((module) => module.baseEncoding),
   base32: () => import('./base32.ts').then((module) => module.base32),
