@@ -206,6 +206,16 @@ const LYING_LENGTH = (() => {
   return bytes
 })()
 
+/** A PNG whose header claims 6000×6000 pixels, followed by nothing that decodes: a decompression bomb's header. */
+const PNG_BOMB = (() => {
+  const bytes = Buffer.alloc(64)
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(bytes)
+  bytes.write('IHDR', 12, 'latin1')
+  bytes.writeUInt32BE(6000, 16)
+  bytes.writeUInt32BE(6000, 20)
+  return bytes.toString('base64')
+})()
+
 /** Payloads built to hurt: amplification, deep nesting, oversized counts, impossible values. */
 export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
   hostile('YAML alias bomb (billion laughs)', 'yaml-json', { input: BILLION_LAUGHS }, 422, 'LIMIT_EXCEEDED'),
@@ -1202,6 +1212,43 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     ),
     field: 'keyType',
   },
+  {
+    ...hostile('barcode decode of a 6000×6000 PNG header (a decompression bomb)', 'barcode', { action: 'decode', input: PNG_BOMB }, 422, 'LIMIT_EXCEEDED'),
+    message: /6000×6000 PNG/,
+  },
+  { ...hostile('qr-code decode of a 6000×6000 PNG header', 'qr-code', { action: 'decode', input: PNG_BOMB }, 422, 'LIMIT_EXCEEDED'), message: /6000×6000/ },
+  {
+    ...hostile(
+      'barcode decode of a WebP header',
+      'barcode',
+      { action: 'decode', input: Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1').toString('base64') },
+      422,
+      'INVALID_INPUT',
+    ),
+    message: /WebP/,
+  },
+  hostile('barcode decode of most of a mebibyte of base64 zeros', 'barcode', { action: 'decode', input: 'A'.repeat(1_000_000) }, 422, 'INVALID_INPUT'),
+  hostile('qr-code decode of a PNG signature and nothing else', 'qr-code', { action: 'decode', input: 'iVBORw0KGgo=' }, 422, 'INVALID_INPUT'),
+  {
+    ...hostile('barcode ean13 with a wrong check digit', 'barcode', { input: '4006381333932', format: 'ean13' }, 422, 'INVALID_INPUT'),
+    message: /expecting 1$/,
+  },
+  hostile('barcode code128 of 81 characters, one past its bound', 'barcode', { input: 'a'.repeat(81) }, 422, 'LIMIT_EXCEEDED'),
+  hostile('barcode pdf417 of 7,089 digits, past its capacity', 'barcode', { input: '9'.repeat(7089), format: 'pdf417' }, 422, 'LIMIT_EXCEEDED'),
+  hostile('barcode code128 of 80 characters as a 3740-pixel-wide PNG', 'barcode', { input: 'a'.repeat(80), output: 'png', scale: 4, height: 300 }, 200),
+  hostile(
+    'barcode code128 of 80 characters at scale 10, past 4,096 pixels',
+    'barcode',
+    { input: 'a'.repeat(80), output: 'png', scale: 10 },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
+    'barcode the largest aztec symbol as a PNG at scale 10',
+    'barcode',
+    { input: '1'.repeat(3000), format: 'aztec', output: 'png', scale: 10, margin: 20 },
+    200,
+  ),
 ]
 
 /** Every answer, whatever was sent, is an envelope; an error one has a known code with its status. */

@@ -362,6 +362,22 @@ const TASKS: Array<{ task: string; operation: string; arguments: Record<string, 
         ['2026-04-01T00:00:00Z'],
       ),
   },
+  {
+    task: 'generate an EAN-13 barcode for product number 400638133393',
+    operation: 'barcode',
+    arguments: { input: '400638133393', format: 'ean13' },
+    check: (data) => assert.equal(data.text, '4006381333931'),
+  },
+  {
+    task: 'read the QR code in this PNG image',
+    operation: 'qr-code',
+    arguments: {
+      action: 'decode',
+      input:
+        'iVBORw0KGgoAAAANSUhEUgAAADIAAAAyCAAAAAA7VNdtAAAAtElEQVR42t2W3QqAMAiFff+XrosIPf40pwbRoEFbnx30uKJje9CnEYJx3ctZ7nUQ8VrC2dlrICyKpQZ7QwgDbyK8Mo1gIvVjibokEG0YeSU9tkQcg9N2v6QQW847zcasRYQtiMXUwXqIXLKCphDZTloYBusg2Lg6gElHGfHsItsZQhURa3AvFX0EReExHggrIbHxsbHnECwgAnOILqJqvgZiP3zegdhDzCHqSn302BL5yZ/SCZzlHjdOt1ZRAAAAAElFTkSuQmCC',
+    },
+    check: (data) => assert.equal(data.result, 'hi'),
+  },
 ]
 
 describe('an agent on the default tools over Streamable HTTP', () => {

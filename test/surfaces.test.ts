@@ -241,7 +241,8 @@ for (const policy of OFFLOAD_POLICIES) {
             let sent = 0
             for (const example of operation.examples) {
               const query = queryOf(operation, example.input as Fields)
-              if (query === undefined) continue
+              // An action that reads a body (an image to decode) is refused by GET: test/http.test.ts.
+              if (query === undefined || operation.postOnlyActions?.includes(String((example.input as Fields).action))) continue
               const data = await fetchData(`${origin}/api/v1/${operation.name}?${query}`, {}, `${operation.name}: ${example.summary}`)
               assertExampleData(operation, example, data, `HTTP GET ?${query}`)
               sent++

@@ -18,6 +18,11 @@ export const MAX_IMAGE_PIXELS = 4_000_000
  * so after decoding one the engine is dropped, to be collected, and the next call starts a fresh one.
  */
 export const RELEASE_AFTER_PIXELS = 1_000_000
+/**
+ * Up to this many pixels the reader tries harder (more scan lines, more candidates); above it the
+ * image has the resolution to do without, and a busy one would otherwise take seconds.
+ */
+const TRY_HARDER_PIXELS = 1_000_000
 
 /** The build's copy when running from the bundle; from the sources, zxing-wasm's own file. */
 function wasmBinary(): Uint8Array {
@@ -168,7 +173,7 @@ export async function readImage(input: string, formats: string[], all: boolean):
   try {
     const results = await loaded.readBarcodes(bytes, {
       formats: formats as Parameters<typeof loaded.readBarcodes>[1] extends { formats?: infer F } ? F : never,
-      tryHarder: true,
+      tryHarder: header.width * header.height <= TRY_HARDER_PIXELS,
       tryRotate: true,
       tryInvert: true,
       maxNumberOfSymbols: all ? 255 : 1,

@@ -409,6 +409,7 @@ export const barcode = defineOperation({
   ],
   allowGet: true,
   postOnlyActions: ['decode'],
+  overrun: { advice: 'crop the image to the code or scale it down' },
   offload: ({ action, output }) => action === 'decode' || output === 'png',
   async run({ action, input, format, output, scale, margin, height, formats, all }) {
     if (action === 'decode') return decode(input, formats, all)
