@@ -85,14 +85,14 @@ function resultView(data: Record<string, unknown>): HTMLElement {
   return block
 }
 
-/** An image result (a QR code) drawn from a blob: URL, which the page's CSP allows where an inline data: URL would not be needed. */
+/** An image result (a QR code or a barcode) drawn from a blob: URL, which the page's CSP allows where an inline data: URL would not be needed. */
 function imageOf(result: string, mediaType: string): HTMLElement | undefined {
   let blob: Blob
   if (mediaType === 'image/svg+xml') blob = new Blob([result], { type: mediaType })
   else if (mediaType === 'image/png') blob = new Blob([Uint8Array.from(atob(result), (char) => char.charCodeAt(0))], { type: mediaType })
   else return undefined
   const url = URL.createObjectURL(blob)
-  const image = h('img', { src: url, alt: 'The QR code', class: 'result-image', id: 'answer-image' })
+  const image = h('img', { src: url, alt: 'The generated code', class: 'result-image', id: 'answer-image' })
   image.addEventListener('load', () => URL.revokeObjectURL(url), { once: true })
   return h('div', { class: 'image-frame' }, image)
 }
