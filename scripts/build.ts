@@ -10,7 +10,6 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { basename, dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, version as esbuildVersion } from 'esbuild'
-import { ZXING_CPP_COMMIT } from 'zxing-wasm/full'
 import { JQ_DIST_FOLDER, patchJqJs } from '../src/core/jq-engine.ts'
 import { ZXING_WASM_FILE } from '../src/core/zxing.ts'
 import { buildApp } from '../src/http/app.ts'
@@ -123,8 +122,9 @@ function thirdPartyLicenses(bundled: BundledPackage[]): string {
   const assets =
     `${SWAGGER_UI_ASSETS.to}/ holds Swagger UI's files (Swagger UI is under the Apache License 2.0), as @fastify/swagger-ui ships them.\n` +
     `${JQ_DIST_FOLDER}/ holds jq-web's jq.js (edited) and jq.wasm (jq and Oniguruma built to WebAssembly), with their licences in ${JQ_DIST_FOLDER}/LICENSE.\n` +
-    `${ZXING_WASM_FILE} is zxing-wasm's build of zxing-cpp (Apache License 2.0) with stb_image and stb_image_write (public domain or MIT) to WebAssembly; see the NOTICE file.\n\n` +
-    `zxing-cpp, under the Apache License 2.0:\n\n${readFileSync(join(root, 'NOTICE'), 'utf8').trim()}\n`
+    `${ZXING_WASM_FILE} is zxing-wasm's build (the zxing-wasm package above, as it ships it) of zxing-cpp (Apache License 2.0) with stb_image and stb_image_write (public domain or MIT) to WebAssembly; see the NOTICE file.\n\n` +
+    `The NOTICE file:\n\n${readFileSync(join(root, 'NOTICE'), 'utf8').trim()}\n\n` +
+    `The Apache License 2.0, under which zxing-cpp is distributed:\n\n${readFileSync(join(root, 'scripts', 'licences', 'Apache-2.0.txt'), 'utf8').trim()}\n`
   return `devutils ${packageJson.version} bundles the following packages.\n\n${sections.join(`\n${'-'.repeat(72)}\n\n`)}\n${'-'.repeat(72)}\n\n${assets}`
 }
 
@@ -141,7 +141,6 @@ function sbom(bundled: BundledPackage[]) {
     files: [
       { name: 'swagger-ui-dist', version: swaggerUi, license: 'Apache-2.0', shippedAs: 'files' },
       { name: 'jq-web', version: jqWebVersion(), license: 'ISC', shippedAs: 'files' },
-      { name: 'zxing-cpp', version: ZXING_CPP_COMMIT, license: 'Apache-2.0', shippedAs: 'files' },
     ],
     dependencies: installedDependencies(JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'))),
     tools: [{ name: 'esbuild', version: esbuildVersion }],
