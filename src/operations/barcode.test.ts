@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
@@ -269,6 +270,26 @@ describe('barcode', () => {
     } finally {
       globalThis.fetch = realFetch
     }
+  })
+
+  test('zxing-wasm loads lazily: the registry, and a refusal from the header, instantiate no WebAssembly', () => {
+    const script = `
+      let instantiated = 0
+      for (const name of ['instantiate', 'compile']) {
+        const real = WebAssembly[name]
+        WebAssembly[name] = (...args) => { instantiated++; return real(...args) }
+      }
+      const { operationsByName } = await import('./src/operations/index.ts')
+      const bomb = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from([0, 0, 0x17, 0x70, 0, 0, 0x17, 0x70])]).toString('base64')
+      await operationsByName.get('barcode').run({ action: 'decode', input: bomb }).catch(() => {})
+      const before = instantiated
+      await operationsByName.get('barcode').run({ action: 'generate', input: 'x', format: 'code128', output: 'svg', scale: 3, height: 60 })
+      console.log(JSON.stringify([before, instantiated > 0]))`
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      encoding: 'utf8',
+    })
+    assert.deepEqual(JSON.parse(out), [0, true])
   })
 
   test('capacity: linear symbols, matrix symbols and the drawn image are bounded with a 422 that says so', async () => {
