@@ -151,6 +151,16 @@ describe('detect', () => {
     )
   })
 
+  test('a bare word is a colour only when CSS Color 4 §6.1 names it: hex digits without # are hex, not a named colour', async () => {
+    const colour = async (input: string) => (await run({ input, limit: 50, minConfidence: 0 })).candidates.find((c) => c.type === 'color')
+    assert.deepEqual((await colour('red'))?.details, { notation: 'name' })
+    assert.equal((await colour('rebeccapurple'))?.confidence, 40)
+    assert.equal((await colour('transparent'))?.confidence, 40)
+    // culori also reads hex without its '#', which CSS does not: these words are no colour's name.
+    for (const input of ['deadbeef', 'cafe', 'bad', 'decade', 'facade']) assert.equal(await colour(input), undefined, input)
+    assert.equal((await run({ input: 'deadbeef' })).result, 'hex')
+  })
+
   test('details never copy the text: no JWT claim, no otpauth secret or account', async () => {
     const jwt = JSON.stringify(await run({ input: JWT_RFC7519, limit: 50, minConfidence: 0 }))
     for (const claim of ['joe', '1300819380', 'is_root']) assert.ok(!jwt.includes(claim), claim)

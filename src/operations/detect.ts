@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import { colorsNamed } from 'culori/fn'
 import { type Static, Type } from 'typebox'
 import { isDevutilsError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -414,7 +415,8 @@ const rules: Record<DetectedType, Rule> = {
     if (text.length > 128) return undefined
     const hex = /^#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/.test(text)
     const functional = /^(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\(/i.test(text)
-    const named = /^[A-Za-z]{3,20}$/.test(text)
+    // culori also reads hex digits without their '#' ("deadbeef"), which CSS does not: a bare word must be a CSS named colour.
+    const named = /^[A-Za-z]{3,20}$/.test(text) && (Object.hasOwn(colorsNamed, text.toLowerCase()) || text.toLowerCase() === 'transparent')
     if (!hex && !functional && !named) return undefined
     if (attempt(() => parseColor(text, 'input')) === undefined) return undefined
     return { confidence: named ? 40 : 95, details: { notation: hex ? 'hex' : functional ? 'function' : 'name' }, next: next('color') }
