@@ -161,6 +161,16 @@ describe('detect', () => {
     assert.equal((await run({ input: 'deadbeef' })).result, 'hex')
   })
 
+  test('PEM: a chain of blocks (as openssl s_client -showcerts pastes it, RFC 7468 §2) is PEM too; a block left open is not', async () => {
+    const block = GOLDEN.find(([type]) => type === 'pem')![2]
+    const chain = await run({ input: `${block}\n\n${block.replace(/PUBLIC KEY/g, 'CERTIFICATE')}\r\n` })
+    assert.equal(chain.result, 'pem')
+    assert.deepEqual(chain.candidates[0].details, { label: 'PUBLIC KEY', blocks: 2 })
+    assert.deepEqual((await run({ input: block })).candidates[0].details, { label: 'PUBLIC KEY' })
+    assert.equal((await run({ input: `${block}\n-----BEGIN CERTIFICATE-----\nMIIB\n` })).result, null)
+    assert.equal((await run({ input: `${block}\nnot base64!\n${block}` })).result, null)
+  })
+
   test('details never copy the text: no JWT claim, no otpauth secret or account', async () => {
     const jwt = JSON.stringify(await run({ input: JWT_RFC7519, limit: 50, minConfidence: 0 }))
     for (const claim of ['joe', '1300819380', 'is_root']) assert.ok(!jwt.includes(claim), claim)

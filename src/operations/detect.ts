@@ -205,6 +205,8 @@ const SEMVER =
 const HTML_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/
 const SSH_KEY =
   /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(?:256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) ([A-Za-z0-9+/]+={0,2})(?: [^\r\n]*)?$/
+/** One PEM block from where the scan stands: BEGIN and END with the same label, and what lies between. */
+const PEM_BLOCK = /-----BEGIN ([A-Z0-9]+(?: [A-Z0-9]+)*)-----\r?\n([\s\S]*?)-----END \1-----/y
 const MORSE_SYMBOLS = { dot: '.', dash: '-', letterSeparator: ' ', wordSeparator: ' / ' }
 const PHC_IDS = new Set(['argon2id', 'argon2i', 'argon2d', 'scrypt'])
 const FULL_MASK = { 4: '255.255.255.255', 6: 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff' } as const
@@ -243,15 +245,23 @@ const rules: Record<DetectedType, Rule> = {
   },
 
   pem(text) {
-    const begin = /^-----BEGIN ([A-Z0-9]+(?: [A-Z0-9]+)*)-----\r?\n/.exec(text)
-    if (!begin) return undefined
-    const end = `-----END ${begin[1]}-----`
-    if (!text.endsWith(end)) return undefined
-    const body = text.slice(begin[0].length, text.length - end.length)
-    // RFC 7468 allows explanatory headers (Proc-Type: …) before a blank line; the rest must be Base64.
-    const base64 = body.replace(/^[A-Za-z-]+:[^\r\n]*\r?\n/gm, '').replace(/\s+/g, '')
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) return undefined
-    return { confidence: 100, details: { label: begin[1] }, next: null }
+    // One block, or several one after another (a certificate chain as `openssl s_client -showcerts` pastes it).
+    const labels: string[] = []
+    let at = 0
+    while (at < text.length) {
+      PEM_BLOCK.lastIndex = at
+      const block = PEM_BLOCK.exec(text)
+      if (!block) return undefined
+      // RFC 7468 allows explanatory headers (Proc-Type: …) before a blank line; the rest must be Base64.
+      const base64 = block[2].replace(/^[A-Za-z-]+:[^\r\n]*\r?\n/gm, '').replace(/\s+/g, '')
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) return undefined
+      labels.push(block[1])
+      at = PEM_BLOCK.lastIndex
+      while (at < text.length && /\s/.test(text[at])) at++
+    }
+    const details: Details = { label: labels[0] }
+    if (labels.length > 1) details.blocks = labels.length
+    return { confidence: 100, details, next: null }
   },
 
   async jwt(text) {
