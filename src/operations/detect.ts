@@ -691,7 +691,8 @@ export const detect = defineOperation({
     `Types, in precedence order: ${DETECTED_TYPES.join(', ')}. ` +
     "The text is read trimmed, with devutils' own parsers (the date reader of timestamp, cron, color, json, yaml-json, xml-json, subnet, id, uuid inspect, url-parse's URL Standard parser, jwt decode) and the IANA list of top-level domains. " +
     'Base64, Base64url, hex and Base32 readings are left out when a type of confidence 90 or more covers the whole text. A data URI gives in `details.payloadStart` where its payload starts, which is what its `next` decodes. ' +
-    'Answers never depend on the clock: timestamps and embedded times count as plausible between 1990-01-01 and 2100-01-01, and two-digit RFC 850 years are read as of 2000. ' +
+    'Answers never depend on the clock: timestamps and embedded times count as plausible between 1990-01-01 and 2100-01-01 (outside it a Unix timestamp ranks 20, and an ObjectId or a ULID 40, since such text is more likely hex or a plain number), and two-digit RFC 850 years are read as of 2000. ' +
+    'A PEM text of several blocks (a certificate chain) gives the first label and `details.blocks`. ' +
     'Details never copy the text: a JWT gives only its header’s alg, typ and kid; an otpauth URI its type and parameters, never its secret or account. Nothing recognised is `result: null` with no candidates, not an error. ' +
     'POST only, since pasted text often holds tokens.',
   input,
