@@ -161,14 +161,18 @@ describe('detect', () => {
     assert.equal((await run({ input: 'deadbeef' })).result, 'hex')
   })
 
-  test('PEM: a chain of blocks (as openssl s_client -showcerts pastes it, RFC 7468 §2) is PEM too; a block left open is not', async () => {
+  test('PEM: a chain of blocks (as openssl s_client -showcerts pastes it, RFC 7468 §2, explanatory text between blocks allowed) is PEM too; a block left open or broken is not', async () => {
     const block = GOLDEN.find(([type]) => type === 'pem')![2]
     const chain = await run({ input: `${block}\n\n${block.replace(/PUBLIC KEY/g, 'CERTIFICATE')}\r\n` })
     assert.equal(chain.result, 'pem')
     assert.deepEqual(chain.candidates[0].details, { label: 'PUBLIC KEY', blocks: 2 })
     assert.deepEqual((await run({ input: block })).candidates[0].details, { label: 'PUBLIC KEY' })
     assert.equal((await run({ input: `${block}\n-----BEGIN CERTIFICATE-----\nMIIB\n` })).result, null)
-    assert.equal((await run({ input: `${block}\nnot base64!\n${block}` })).result, null)
+    assert.deepEqual((await run({ input: `${block}\n 1 s:CN=between\n${block}` })).candidates[0].details, { label: 'PUBLIC KEY', blocks: 2 })
+    assert.equal((await run({ input: block.replace('\nMCow', '\nMC*w') })).result, null)
+    assert.deepEqual((await run({ input: block })).candidates[0].next, { operation: 'key', fields: { action: 'inspect' }, field: 'input' })
+    const certificate = `${block.replace(/PUBLIC KEY/g, 'CERTIFICATE')}`
+    assert.deepEqual((await run({ input: certificate })).candidates[0].next, { operation: 'x509', fields: { action: 'parse' }, field: 'input' })
   })
 
   test('details never copy the text: no JWT claim, no otpauth secret or account', async () => {

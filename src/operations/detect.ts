@@ -3,6 +3,7 @@ import { colorsNamed } from 'culori/fn'
 import { type Static, Type } from 'typebox'
 import { isDevutilsError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { readPemBlocks } from '../core/pem.ts'
 import { MAX_DIGITS } from './base-convert.ts'
 import { decodeBase32 } from './base32.ts'
 import { decodeBase64 } from './base64.ts'
@@ -206,7 +207,11 @@ const HTML_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]
 const SSH_KEY =
   /^(ssh-ed25519|ssh-rsa|ssh-dss|ecdsa-sha2-nistp(?:256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com) ([A-Za-z0-9+/]+={0,2})(?: [^\r\n]*)?$/
 /** One PEM block from where the scan stands: BEGIN and END with the same label, and what lies between. */
-const PEM_BLOCK = /-----BEGIN ([A-Z0-9]+(?: [A-Z0-9]+)*)-----\r?\n([\s\S]*?)-----END \1-----/y
+const PEM_LAST_LINE = /-----END [^\r\n]*-----$/
+const MAX_PEM_BLOCKS = 1000
+/** The labels the x509 operation reads, and those the key operation reads (RFC 7468, OpenSSL and OpenSSH). */
+const X509_LABELS = new Set(['CERTIFICATE', 'TRUSTED CERTIFICATE', 'CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST', 'X509 CRL', 'PKCS7'])
+const KEY_LABELS = new Set(['PUBLIC KEY', 'PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'RSA PRIVATE KEY', 'RSA PUBLIC KEY', 'EC PRIVATE KEY', 'OPENSSH PRIVATE KEY'])
 const MORSE_SYMBOLS = { dot: '.', dash: '-', letterSeparator: ' ', wordSeparator: ' / ' }
 const PHC_IDS = new Set(['argon2id', 'argon2i', 'argon2d', 'scrypt'])
 const FULL_MASK = { 4: '255.255.255.255', 6: 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff' } as const
@@ -245,23 +250,15 @@ const rules: Record<DetectedType, Rule> = {
   },
 
   pem(text) {
-    // One block, or several one after another (a certificate chain as `openssl s_client -showcerts` pastes it).
-    const labels: string[] = []
-    let at = 0
-    while (at < text.length) {
-      PEM_BLOCK.lastIndex = at
-      const block = PEM_BLOCK.exec(text)
-      if (!block) return undefined
-      // RFC 7468 allows explanatory headers (Proc-Type: …) before a blank line; the rest must be Base64.
-      const base64 = block[2].replace(/^[A-Za-z-]+:[^\r\n]*\r?\n/gm, '').replace(/\s+/g, '')
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 !== 0) return undefined
-      labels.push(block[1])
-      at = PEM_BLOCK.lastIndex
-      while (at < text.length && /\s/.test(text[at])) at++
-    }
-    const details: Details = { label: labels[0] }
-    if (labels.length > 1) details.blocks = labels.length
-    return { confidence: 100, details, next: null }
+    // One block, or several (a certificate chain as `openssl s_client -showcerts` pastes it), from the first line to the last.
+    if (!text.startsWith('-----BEGIN ') || !PEM_LAST_LINE.test(text)) return undefined
+    const blocks = attempt(() => readPemBlocks(text, MAX_PEM_BLOCKS))
+    if (blocks === undefined || blocks.length === 0) return undefined
+    const label = blocks[0].label
+    const details: Details = { label }
+    if (blocks.length > 1) details.blocks = blocks.length
+    const reader = X509_LABELS.has(label) ? next('x509', { action: 'parse' }) : KEY_LABELS.has(label) ? next('key', { action: 'inspect' }) : null
+    return { confidence: 100, details, next: reader }
   },
 
   async jwt(text) {
@@ -374,7 +371,7 @@ const rules: Record<DetectedType, Rule> = {
     // The key blob starts with its own type name as an SSH string (RFC 4253 §6.6), which must agree with the first word.
     const nameLength = blob.readUInt32BE(0)
     if (nameLength !== match[1].length || blob.subarray(4, 4 + nameLength).toString('latin1') !== match[1]) return undefined
-    return { confidence: 95, details: { keyType: match[1] }, next: null }
+    return { confidence: 95, details: { keyType: match[1] }, next: next('key', { action: 'inspect' }) }
   },
 
   httpDate(text) {
@@ -692,7 +689,7 @@ export const detect = defineOperation({
     "The text is read trimmed, with devutils' own parsers (the date reader of timestamp, cron, color, json, yaml-json, xml-json, subnet, id, uuid inspect, url-parse's URL Standard parser, jwt decode) and the IANA list of top-level domains. " +
     'Base64, Base64url, hex and Base32 readings are left out when a type of confidence 90 or more covers the whole text. A data URI gives in `details.payloadStart` where its payload starts, which is what its `next` decodes. ' +
     'Answers never depend on the clock: timestamps and embedded times count as plausible between 1990-01-01 and 2100-01-01 (outside it a Unix timestamp ranks 20, and an ObjectId or a ULID 40, since such text is more likely hex or a plain number), and two-digit RFC 850 years are read as of 2000. ' +
-    'A PEM text of several blocks (a certificate chain) gives the first label and `details.blocks`. ' +
+    'A PEM text (from its first BEGIN line to its last END line, explanatory text between blocks allowed) of several blocks (a certificate chain) gives the first label and `details.blocks`; its `next` is x509 for certificates, CSRs, CRLs and PKCS#7, key for keys. ' +
     'Details never copy the text: a JWT gives only its header’s alg, typ and kid; an otpauth URI its type and parameters, never its secret or account. Nothing recognised is `result: null` with no candidates, not an error. ' +
     'POST only, since pasted text often holds tokens.',
   input,
