@@ -16,6 +16,14 @@ export const outputEncodingField = (
   description = 'How the produced bytes are written: UTF-8 text (refused with 422 if the bytes are not valid UTF-8), hex, base64, or Latin-1 text.',
 ) => withDefault(Type.Enum(BYTE_ENCODINGS, { description }), 'utf8')
 
+/** `inputEncoding` and `outputEncoding` of a codec that encodes bytes to text and decodes them back. */
+export const codecEncodingFields = () => ({
+  inputEncoding: inputEncodingField('When encoding: how `input` is turned into bytes (`utf8` text, `hex`, `base64`, or `latin1`).'),
+  outputEncoding: outputEncodingField(
+    'When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.',
+  ),
+})
+
 const BASE64_CHAR = /[A-Za-z0-9+/\-_]/
 const HEX_DIGIT = /[0-9a-fA-F]/
 const WHITESPACE = /\s/

@@ -116,7 +116,7 @@ export function closestName(names: readonly string[], typed: string): string | u
 }
 
 /** Levenshtein's distance, row by row. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
   for (let i = 1; i <= a.length; i++) {
     const current = [i]

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Bech32 } from '@scure/base'
 import { Type } from 'typebox'
-import { type ByteEncoding, bytesToText, inputEncodingField, outputEncodingField, textToBytes } from '../core/bytes.ts'
+import { type ByteEncoding, bytesToText, codecEncodingFields, textToBytes } from '../core/bytes.ts'
 import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
@@ -634,10 +634,7 @@ export const baseEncoding = defineOperation({
           examples: ['bc'],
         }),
       ),
-      inputEncoding: inputEncodingField('When encoding: how `input` is turned into bytes (`utf8` text, `hex`, `base64`, or `latin1`).'),
-      outputEncoding: outputEncodingField(
-        'When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.',
-      ),
+      ...codecEncodingFields(),
     },
     { additionalProperties: false },
   ),

@@ -1,6 +1,6 @@
 import { type BytesCoder, base32crockford, base32hex, base32hexnopad, base32nopad, base32 as rfc4648 } from '@scure/base'
 import { Type } from 'typebox'
-import { type ByteEncoding, bytesToText, inputEncodingField, outputEncodingField, textToBytes } from '../core/bytes.ts'
+import { type ByteEncoding, bytesToText, codecEncodingFields, textToBytes } from '../core/bytes.ts'
 import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput, validationError } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
@@ -170,10 +170,7 @@ export const base32 = defineOperation({
             "Pad the encoded text with '=' to a multiple of 8 characters. Default: true for `rfc4648` and `hex`; Crockford base32 never pads, so `true` is refused with it. Decoding always accepts text with or without padding.",
         }),
       ),
-      inputEncoding: inputEncodingField('When encoding: how `input` is turned into bytes (`utf8` text, `hex`, `base64`, or `latin1`).'),
-      outputEncoding: outputEncodingField(
-        'When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.',
-      ),
+      ...codecEncodingFields(),
     },
     { additionalProperties: false },
   ),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { bytesToText, inputEncodingField, outputEncodingField, textToBytes } from '../core/bytes.ts'
+import { bytesToText, codecEncodingFields, textToBytes } from '../core/bytes.ts'
 import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -151,10 +151,7 @@ export const base64 = defineOperation({
         }),
         false,
       ),
-      inputEncoding: inputEncodingField('When encoding: how `input` is turned into bytes (`utf8` text, `hex`, `base64`, or `latin1`).'),
-      outputEncoding: outputEncodingField(
-        'When decoding: how the decoded bytes are written. `utf8` refuses bytes that are not valid UTF-8 (422); `hex`, `base64` and `latin1` take any bytes.',
-      ),
+      ...codecEncodingFields(),
     },
     { additionalProperties: false },
   ),

@@ -3,6 +3,7 @@ import { inputEncodingField, textToBytes } from '../core/bytes.ts'
 import { DevutilsError, limitExceeded, validationError } from '../core/errors.ts'
 import { loadHashWasm } from '../core/hash-wasm.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { editDistance } from '../core/search.ts'
 import { type CrcModel, type CrcParameters, crc, crcCatalogue, crcCheck, crcResidue } from './checksum-crc.ts'
 
 export const OTHER_CHECKSUMS = [
@@ -76,16 +77,6 @@ export function algorithmNames(): Map<string, Algorithm> {
 }
 
 const canonicalName = (algorithm: Algorithm) => (algorithm.kind === 'crc' ? algorithm.model.name : algorithm.name)
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    previous = current
-  }
-  return previous[b.length]
-}
 
 function unknownAlgorithm(spelling: string): DevutilsError {
   const wanted = normaliseName(spelling).slice(0, 64)
