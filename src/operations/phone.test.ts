@@ -160,6 +160,13 @@ describe('phone', () => {
     }
   })
 
+  test('its verdict field is valid (keys.md §10 "Verdict field `valid`"): the command line exits 1 for an invalid number', async () => {
+    const field = phone.verdict?.field
+    assert.equal(field, 'valid')
+    assert.equal((await run({ input: '+1 213 373 425' }))[field], false)
+    assert.equal((await run({ input: '+1 213 373 4253' }))[field], true)
+  })
+
   test("answers libphonenumber-js's own test cases (vendored)", async () => {
     let passed = 0
     for (const { source, text, country, expected } of SUITE.find) {

@@ -278,6 +278,7 @@ export const phone = defineOperation({
       },
     },
   ],
+  verdict: { field: 'valid', failure: 'the phone number is not valid' },
   offload: ({ action, input }) => action === 'find' && input.length > FIND_OFFLOAD_CHARACTERS,
   overrun: {
     advice: 'a text of long runs of digits and punctuation is slow to search, as each run is parsed as a candidate number; search a shorter text',
