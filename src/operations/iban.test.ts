@@ -80,6 +80,30 @@ describe('iban: the SWIFT IBAN registry’s examples', () => {
     assert.equal(countrySpecs.RU.chars, 33)
   })
 
+  test('an account number is a part of the BBAN: none where the library’s table lays it over the country code and check digits (FI, BE, RO, PL…)', async () => {
+    // SWIFT IBAN registry examples. ibantools slices FI's account as the IBAN's characters 0–0 ("F") and
+    // BE's and RO's as the whole IBAN, PL's from the check digits: none of those is an account number.
+    for (const [spelling, bankCode] of [
+      ['FI2112345600000785', '123'],
+      ['BE68539007547034', '539'],
+      ['RO49AAAA1B31007593840000', 'AAAA'],
+      ['PL61109010140000071219812874', undefined],
+    ] as const) {
+      const answer = await validate(spelling)
+      assert.deepEqual([answer.valid, answer.bankCode, answer.accountNumber], [true, bankCode, undefined], spelling)
+    }
+    // Every account number answered lies inside the BBAN.
+    for (const country of Object.keys(countrySpecs).filter((code) => countrySpecs[code].account_indentifier !== undefined)) {
+      const spec = countrySpecs[country]
+      if (!spec.chars || !spec.bban_regexp) continue
+      const bban = spec.bban_regexp
+        .replace(/^\^|\$$/g, '')
+        .replace(/\[([^\]]+)\]\{(\d+)\}/g, (_, chars: string, count: string) => (chars.startsWith('0') ? '1' : 'A').repeat(Number(count)))
+      const composed = await compose(country, bban)
+      if (composed.accountNumber !== undefined) assert.ok(composed.bban.includes(composed.accountNumber), `${country}: ${composed.accountNumber}`)
+    }
+  })
+
   test('XK: the library’s table gives a branch but no bank', async () => {
     const xk = await validate('XK051212012345678906')
     assert.deepEqual([xk.valid, xk.bankCode, xk.branchCode], [true, undefined, '12'])
