@@ -3,6 +3,7 @@ import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput, validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { mod97_10CheckDigits } from './check-digit.ts'
 
 /** The longest input, in characters, spaces, hyphens and an `IBAN` label included. */
 const MAX_INPUT_LENGTH = 64
@@ -82,19 +83,8 @@ function structureProblem(bban: string, expression: string): { index: number; wo
   return undefined
 }
 
-/** MOD 97-10 over an alphanumeric text (ISO 13616: letters count A=10 … Z=35), without big numbers. */
-function mod97(text: string): number {
-  let remainder = 0
-  for (const char of text) {
-    const code = char.charCodeAt(0)
-    const value = code >= 65 ? code - 55 : code - 48
-    remainder = (remainder * (value > 9 ? 100 : 10) + value) % 97
-  }
-  return remainder
-}
-
-/** The check digits ISO 13616 gives a country and BBAN. */
-const checkDigitsFor = (country: string, bban: string) => String(98 - mod97(`${bban}${country}00`)).padStart(2, '0')
+/** The check digits ISO 13616 gives a country and BBAN: ISO 7064 MOD 97-10 of the BBAN followed by the country code. */
+const checkDigitsFor = (country: string, bban: string) => mod97_10CheckDigits(`${bban}${country}`)
 
 const LABEL = /^\s*IBAN:?/i
 
