@@ -470,5 +470,7 @@ describe('checksum', () => {
     assert.equal(offload({ input: 'x'.repeat(64 * 1024 + 1), algorithm: 'CRC-32' }), true)
     assert.equal(offload({ input: 'x'.repeat(4 * 1024 + 1), algorithm: 'all' }), true)
     assert.equal(offload({ input: 'x'.repeat(4 * 1024), algorithm: 'ALL' }), false)
+    // Every spelling that run reads as all (letter case, hyphens, underscores, spaces) is offloaded as all.
+    for (const spelling of ['ALL', 'A-LL', 'a_l_l', 'all ']) assert.equal(offload({ input: 'x'.repeat(4 * 1024 + 1), algorithm: spelling }), true, spelling)
   })
 })

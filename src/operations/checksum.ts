@@ -409,7 +409,8 @@ export const checksum = defineOperation({
     },
   ],
   verdict: { field: 'matches', failure: 'the checksum does not match --expected' },
-  offload: ({ input, algorithm }) => input.length > (algorithm?.toLowerCase() === 'all' ? OFFLOAD_ALL_CHARACTERS : OFFLOAD_CHARACTERS),
+  offload: ({ input, algorithm }) =>
+    input.length > (algorithm !== undefined && normaliseName(algorithm) === 'ALL' ? OFFLOAD_ALL_CHARACTERS : OFFLOAD_CHARACTERS),
   async run({ input, inputEncoding, algorithm: spelling, crc: given, seed: seedText, encoding, uppercase, expected }) {
     if (uppercase && encoding !== 'hex') throw validationError('uppercase', `applies only to encoding hex, not ${encoding}`)
     if (spelling !== undefined && given !== undefined) throw validationError('crc', 'cannot be given with algorithm: give one or the other')
