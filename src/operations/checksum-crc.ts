@@ -209,13 +209,15 @@ export function crc(model: CrcParameters, bytes: Uint8Array): bigint {
 export const crcCheck = (model: CrcParameters) => crc(model, Buffer.from('123456789', 'latin1'))
 
 /**
- * The catalogue's residue: the register after a message followed by its own CRC, before xorout. It
- * equals a register started at xorout (in refout's orientation) that reads `width` zero bits.
+ * The catalogue's residue: the register after a message followed by its own CRC, before xorout. As
+ * the catalogue defines it (and reveng's mcheck computes it): a register started at xorout, reflected
+ * if refout, that reads `width` zero bits, then reflected if refin — which tells crossed-endian models
+ * (refin ≠ refout) apart.
  */
 export function crcResidue(model: CrcParameters): bigint {
   const top = 1n << BigInt(model.width - 1)
   let register = model.refout ? reflect(model.xorout, model.width) : model.xorout
   for (let bit = 0; bit < model.width; bit++)
     register = register & top ? ((register << 1n) ^ model.poly) & mask(model.width) : (register << 1n) & mask(model.width)
-  return model.refout ? reflect(register, model.width) : register
+  return model.refin ? reflect(register, model.width) : register
 }

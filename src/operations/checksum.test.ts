@@ -279,6 +279,29 @@ describe('checksum', () => {
     )
   })
 
+  test("residue follows the reveng catalogue's definition, crossed-endian models (refin ≠ refout) too", () => {
+    // The catalogue's glossary: "initialising the register with the xorout parameter, reflecting it
+    // (if refout=true), reading as many zero bits as there are cells in the register, and reflecting
+    // the result (if refin=true)"; reveng's mcheck (model.c) computes it so. The catalogue's own models
+    // all have refin = refout or xorout 0, so only given parameters tell the last reflection apart.
+    const byDefinition = (model: CrcParameters) => {
+      const top = 1n << BigInt(model.width - 1)
+      const mask = (1n << BigInt(model.width)) - 1n
+      let register = model.refout ? reflect(model.xorout, model.width) : model.xorout
+      for (let bit = 0; bit < model.width; bit++) register = register & top ? ((register << 1n) ^ model.poly) & mask : (register << 1n) & mask
+      return model.refin ? reflect(register, model.width) : register
+    }
+    const crossed = { width: 16, poly: 0x1021n, init: 0n, refin: false, refout: true, xorout: 0x0001n }
+    assert.equal(crcResidue(crossed), byDefinition(crossed))
+    assert.equal(crcResidue({ ...crossed, refin: true, refout: false }), byDefinition({ ...crossed, refin: true, refout: false }))
+    fc.assert(
+      fc.property(parametersArbitrary, (model) => {
+        assert.equal(crcResidue(model), byDefinition(model))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   test('Adler-32 and Fletcher agree with their definitions across the reduction boundaries', async () => {
     const adler = (bytes: Uint8Array) => {
       let a = 1
