@@ -104,6 +104,12 @@ describe('iban: the SWIFT IBAN registry’s examples', () => {
     }
   })
 
+  test('JO94CBJO0010000000000131000302 (the SWIFT IBAN registry’s example): bank CBJO (BBAN 1–4), branch 0010 (5–8)', async () => {
+    // ibantools' table gives JO's bank the branch's range (4-7), so its bank code would be 0010.
+    const jo = await validate('JO94CBJO0010000000000131000302')
+    assert.deepEqual([jo.valid, jo.bankCode, jo.branchCode], [true, 'CBJO', '0010'])
+  })
+
   test('XK: the library’s table gives a branch but no bank', async () => {
     const xk = await validate('XK051212012345678906')
     assert.deepEqual([xk.valid, xk.bankCode, xk.branchCode], [true, undefined, '12'])

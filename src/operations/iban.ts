@@ -155,6 +155,13 @@ function problemsOf(tools: IbanTools, iban: string): ProblemValue[] {
 }
 
 /**
+ * Bank codes (start and end in the BBAN, end exclusive) where the library's table disagrees with the
+ * SWIFT IBAN registry: JO's bank is BBAN 1–4 (CBJO in the registry's example), which the table gives
+ * the branch's range 5–8.
+ */
+const BANK_CODE_RANGES: Readonly<Record<string, readonly [number, number]>> = { JO: [0, 4] }
+
+/**
  * The parts the library's table defines for a valid IBAN: slices of its own (so GB has a bank and a
  * branch but no account). Its account ranges count from the IBAN's first character, and for some
  * countries (BE, FI, KZ, LV, MU, PL, RO) start over the country code or check digits: FI's is "F",
@@ -162,9 +169,12 @@ function problemsOf(tools: IbanTools, iban: string): ProblemValue[] {
  */
 function partsOf(tools: IbanTools, iban: string): Pick<Answer, 'bankCode' | 'branchCode' | 'accountNumber'> {
   const parts = tools.extractIBAN(iban)
-  const accountStart = Number.parseInt(tools.countrySpecs[iban.slice(0, 2)]?.account_indentifier ?? '', 10)
+  const country = iban.slice(0, 2)
+  const accountStart = Number.parseInt(tools.countrySpecs[country]?.account_indentifier ?? '', 10)
+  const bankRange = BANK_CODE_RANGES[country]
+  const bankCode = bankRange ? iban.slice(4 + bankRange[0], 4 + bankRange[1]) : parts.bankIdentifier
   return {
-    ...(parts.bankIdentifier ? { bankCode: parts.bankIdentifier } : {}),
+    ...(bankCode ? { bankCode } : {}),
     ...(parts.branchIdentifier ? { branchCode: parts.branchIdentifier } : {}),
     ...(parts.accountNumber && accountStart >= 4 ? { accountNumber: parts.accountNumber } : {}),
   }
@@ -186,7 +196,7 @@ export const iban = defineOperation({
     'with `valid` and, when not valid, every problem found in `errors`: `unknownCountry` (not an ISO 3166 code), `noIbanCountry` (a country without IBANs, such as US), `length` (with the country’s length), ' +
     '`bbanFormat` (the first character that breaks the country’s BBAN structure, and what belongs there), `checkDigits` (ISO 7064 MOD 97-10, with the digits expected) and `nationalCheckDigit` (a national check inside the BBAN, for the countries where the registry’s table has one: BE, ES, FR, NO, PL and others). ' +
     'An invalid IBAN is a 200 answer with `valid: false`; only an input that is not an IBAN at all (not two letters then two digits, or a character other than letters and digits) is a 422 INVALID_INPUT with its `position`. ' +
-    'A valid IBAN is split into `bankCode`, `branchCode` and `accountNumber` exactly as the table of ibantools (after the SWIFT IBAN registry) defines them for its country, some of which it leaves out (GB: bank and sort code, no account; XK: a branch but no bank), and no `accountNumber` where that table lays it over the country code or check digits (BE, FI, KZ, LV, MU, PL, RO); `bban` is always given. ' +
+    'A valid IBAN is split into `bankCode`, `branchCode` and `accountNumber` exactly as the table of ibantools (after the SWIFT IBAN registry) defines them for its country, some of which it leaves out (GB: bank and sort code, no account; XK: a branch but no bank), and no `accountNumber` where that table lays it over the country code or check digits (BE, FI, KZ, LV, MU, PL, RO); JO’s bank code is the registry’s (the table repeats the branch); `bban` is always given. ' +
     '`sepa` and `qrIban` (CH/LI QR-IBANs) come with every answer; an optional `bic` is checked for its form and whether its country is the IBAN’s. ' +
     '`compose` takes `country` and `bban` and computes the check digits; a country without IBANs or a BBAN that breaks its structure is a 422 saying where. ' +
     'IBANs are personal data: the operation answers POST only and the input is never logged. Bank names are not looked up (that needs national bank directories).',
