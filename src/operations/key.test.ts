@@ -500,6 +500,20 @@ describe('key: refusals', () => {
     await expectRefusal(run({ action: 'inspect', input: altered, passphrase: 'x' }), { code: 'LIMIT_EXCEEDED', details: { parameter: 'scrypt' } })
   })
 
+  test('the KDF bound holds for BER lengths OpenSSL reads too: a length in 5 octets (leading zeros) is no way around it', async () => {
+    // OpenSSL's asn1_get_length skips leading zero octets of a long-form length; DER allows none.
+    const der = pemDer(PBKDF2_5M)
+    const body = der.subarray(2 + (der[1] & 0x7f))
+    const padded = Buffer.concat([Buffer.from([0x30, 0x85, 0, 0, 0, body.length >> 8, body.length & 0xff]), body])
+    const pem = (bytes: Buffer) => `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${bytes.toString('base64')}\n-----END ENCRYPTED PRIVATE KEY-----`
+    const started = performance.now()
+    await expectRefusal(run({ action: 'inspect', input: pem(padded), passphrase: 'x' }), { code: 'LIMIT_EXCEEDED', details: { parameter: 'iterations' } })
+    // Indefinite lengths and other structures the cost cannot be read from are refused without running a KDF.
+    const indefinite = Buffer.concat([Buffer.from([0x30, 0x80]), body, Buffer.from([0, 0])])
+    await expectRefusal(run({ action: 'inspect', input: pem(indefinite), passphrase: 'x' }), { code: 'INVALID_INPUT' })
+    assert.ok(performance.now() - started < 1000, 'no KDF ran')
+  })
+
   test('lying lengths and damaged OpenSSH keys: 422 at once, never a large allocation', async () => {
     const pem = suite('ed25519_1')
     const der = pemDer(pem)

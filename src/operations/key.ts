@@ -70,7 +70,11 @@ interface Tlv {
   content: Buffer
 }
 
-/** The TLVs of a DER buffer, one after another; a length past the end is refused. */
+/**
+ * The TLVs of a DER buffer, one after another; a length past the end is refused. A long-form length
+ * is read as OpenSSL reads it, leading zero octets and all (BER), so that what OpenSSL would decode
+ * is what is read here; an indefinite length is refused.
+ */
 function derItems(bytes: Buffer): Tlv[] {
   const items: Tlv[] = []
   let offset = 0
@@ -81,9 +85,12 @@ function derItems(bytes: Buffer): Tlv[] {
     offset += 2
     if (length & 0x80) {
       const octets = length & 0x7f
-      if (octets === 0 || octets > 4 || bytes.length - offset < octets) throw new Error('bad length')
+      if (octets === 0 || bytes.length - offset < octets) throw new Error('bad length')
       length = 0
-      for (let i = 0; i < octets; i++) length = length * 256 + bytes[offset + i]
+      for (let i = 0; i < octets; i++) {
+        length = length * 256 + bytes[offset + i]
+        if (length > bytes.length) throw new Error('truncated')
+      }
       offset += octets
     }
     if (length > bytes.length - offset) throw new Error('truncated')
@@ -152,8 +159,8 @@ function assertPbeCost(der: Buffer): void {
       cost = { iterations: derInteger(derItems(params.content)[1]) }
     }
   } catch {
-    // A structure OpenSSL cannot read either: it refuses it without running a KDF.
-    return
+    // Not refused by leaving it to OpenSSL: it reads BER forms this reader may not, and would run the KDF unbounded.
+    throw invalidInput('input is not a valid encrypted PKCS#8 key: its encryption parameters cannot be read', { field: 'input' })
   }
   if (cost.iterations !== undefined && cost.iterations > MAX_PBE_ITERATIONS)
     throw limitExceeded(
