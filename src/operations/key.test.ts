@@ -439,7 +439,7 @@ describe('key: refusals', () => {
     await refuses({ action: 'convert', input: JSON.stringify(publicJwk), to: 'pkcs8' }, 'INVALID_INPUT', /public key, and pkcs8 holds private keys/)
   })
 
-  test('inconsistent JWKs: EC x and y not of d, RSA primes not of n', async () => {
+  test('inconsistent JWKs: EC x and y not of d, RSA primes not of n, RSA CRT members not of d, p and q', async () => {
     const [a, b] = [0, 1].map(() => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }))
     await refuses({ action: 'inspect', input: JSON.stringify({ ...a, x: b.x, y: b.y }) }, 'INVALID_INPUT', /x and y do not match d/, [a.d!])
     const rsa = createPrivateKey(suite('rsa_1')).export({ format: 'jwk' })
@@ -447,6 +447,12 @@ describe('key: refusals', () => {
     await refuses({ action: 'inspect', input: JSON.stringify({ ...rsa, p: other.p }) }, 'INVALID_INPUT', /n, e, d, p and q do not belong together/, [
       rsa.d!.slice(0, 40),
     ])
+    // RFC 7518 §6.3.2: dp = d mod (p − 1), dq = d mod (q − 1), qi = q⁻¹ mod p. A wrong CRT member gives wrong
+    // signatures, and one such signature published gives away p (the Bellcore attack): never read silently.
+    for (const member of ['dp', 'dq', 'qi'] as const) {
+      const swapped = { ...rsa, [member]: member === 'dp' ? rsa.dq : rsa.dp }
+      await refuses({ action: 'inspect', input: JSON.stringify(swapped) }, 'INVALID_INPUT', /dp, dq and qi do not belong to d, p and q/, [rsa.d!.slice(0, 40)])
+    }
     await refuses({ action: 'inspect', input: JSON.stringify({ kty: 'oct', k: 'AAAA' }) }, 'INVALID_INPUT', /symmetric key/)
     await refuses({ action: 'inspect', input: JSON.stringify({ keys: [RFC8037, RFC8037] }) }, 'INVALID_INPUT', /JWK Set of 2 keys/)
     assert.equal(
