@@ -461,6 +461,22 @@ describe('key: refusals', () => {
     )
   })
 
+  test('an EC private key (SEC1, PKCS#8) whose stored public point is not its scalar’s is refused, as a JWK’s would be', async () => {
+    // RFC 5915 §3 stores the public key beside d, and OpenSSL takes it as it is: the fingerprints would be another key's.
+    const [a, b] = [0, 1].map(() => generateKeyPairSync('ec', { namedCurve: 'P-256' }))
+    const point = (pair: typeof a) => (pair.publicKey.export({ type: 'spki', format: 'der' }) as Buffer).subarray(-65)
+    for (const [type, label] of [
+      ['sec1', 'EC PRIVATE KEY'],
+      ['pkcs8', 'PRIVATE KEY'],
+    ] as const) {
+      const der = Buffer.from(a.privateKey.export({ type, format: 'der' }) as Buffer)
+      point(b).copy(der, der.indexOf(point(a)))
+      const pem = `-----BEGIN ${label}-----\n${der.toString('base64')}\n-----END ${label}-----\n`
+      await refuses({ action: 'inspect', input: pem }, 'INVALID_INPUT', /public key does not match its private key/, [secretPart(pem)])
+      await refuses({ action: 'convert', input: der.toString('base64'), to: 'openssh' }, 'INVALID_INPUT', /public key does not match its private key/)
+    }
+  })
+
   test('DSA is refused, as a PEM label, as PKCS#8 and as an ssh-dss line', async () => {
     const dsa = generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 })
     const pkcs8 = dsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPair, type JsonWebKey, type KeyObject } from 'node:crypto'
+import { createPrivateKey, createPublicKey, generateKeyPair, type JsonWebKey, type KeyObject, sign, verify } from 'node:crypto'
 import { promisify } from 'node:util'
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
@@ -257,7 +257,26 @@ function readPrivateDer(der: Buffer, type: 'pkcs1' | 'pkcs8' | 'sec1', encrypted
 
 function fromPrivate(privateKey: KeyObject, read: Omit<ReadKey, 'publicKey' | 'privateKey' | 'isPrivate'>): ReadKey {
   checkKeyObject(privateKey)
-  return { ...read, isPrivate: true, privateKey, publicKey: createPublicKey(privateKey) }
+  const publicKey = createPublicKey(privateKey)
+  if (privateKey.asymmetricKeyType === 'ec') assertEcPairs(privateKey, publicKey)
+  return { ...read, isPrivate: true, privateKey, publicKey }
+}
+
+const PAIR_PROBE = Buffer.from('devutils key pair check')
+
+/**
+ * An EC private key stores its public point beside d (RFC 5915 §3), and OpenSSL takes the point as it
+ * is: a key whose point is another's would be told, fingerprinted and converted as that other key.
+ * A signature made with d and checked with the point tells them apart, on any curve.
+ */
+function assertEcPairs(privateKey: KeyObject, publicKey: KeyObject): void {
+  let pairs: boolean
+  try {
+    pairs = verify('sha256', PAIR_PROBE, publicKey, sign('sha256', PAIR_PROBE, privateKey))
+  } catch {
+    pairs = false
+  }
+  if (!pairs) throw invalidInput('input is an inconsistent EC key: its public key does not match its private key (d)', { field: 'input' })
 }
 
 function fromPublic(publicKey: KeyObject, read: Omit<ReadKey, 'publicKey' | 'privateKey' | 'isPrivate'>): ReadKey {
