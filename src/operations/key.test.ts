@@ -447,8 +447,8 @@ describe('key: refusals', () => {
     await refuses({ action: 'inspect', input: JSON.stringify({ ...rsa, p: other.p }) }, 'INVALID_INPUT', /n, e, d, p and q do not belong together/, [
       rsa.d!.slice(0, 40),
     ])
-    // RFC 7518 §6.3.2: dp = d mod (p − 1), dq = d mod (q − 1), qi = q⁻¹ mod p. A wrong CRT member gives wrong
-    // signatures, and one such signature published gives away p (the Bellcore attack): never read silently.
+    // RFC 7518 §6.3.2: dp = d mod (p − 1), dq = d mod (q − 1), qi = q⁻¹ mod p. A wrong CRT member would be written
+    // into every format converted to, where a signer trusting it makes wrong signatures (one gives away p): never read silently.
     for (const member of ['dp', 'dq', 'qi'] as const) {
       const swapped = { ...rsa, [member]: member === 'dp' ? rsa.dq : rsa.dp }
       await refuses({ action: 'inspect', input: JSON.stringify(swapped) }, 'INVALID_INPUT', /dp, dq and qi do not belong to d, p and q/, [rsa.d!.slice(0, 40)])

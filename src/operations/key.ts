@@ -384,7 +384,7 @@ function assertJwkConsistent(jwk: JsonWebKey, privateKey: KeyObject): void {
     const [n, e, d, p, q] = [jwk.n, jwk.e, jwk.d, jwk.p, jwk.q].map((member) => toBigInt(Buffer.from(member ?? '', 'base64url')))
     if (p < 2n || q < 2n || n !== p * q || (e * d) % (p - 1n) !== 1n || (e * d) % (q - 1n) !== 1n)
       throw invalidInput('input is an inconsistent JWK: n, e, d, p and q do not belong together', { field: 'input' })
-    // OpenSSL signs with the CRT members as given (RFC 7518 §6.3.2): a wrong one makes wrong signatures, and one of those gives away p.
+    // The CRT members (RFC 7518 §6.3.2) are carried as given into every format written; a signer that trusts a wrong one makes a wrong signature, which gives away p.
     const [dp, dq, qi] = [jwk.dp, jwk.dq, jwk.qi].map((member) => toBigInt(Buffer.from(member ?? '', 'base64url')))
     if (dp !== d % (p - 1n) || dq !== d % (q - 1n) || (qi * q) % p !== 1n)
       throw invalidInput('input is an inconsistent JWK: dp, dq and qi do not belong to d, p and q', { field: 'input' })
