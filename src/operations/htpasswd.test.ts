@@ -135,6 +135,19 @@ describe('htpasswd: generate', () => {
     assert.equal(await matches(answer.result as string, 'a'.repeat(71)), false)
   })
 
+  test('verify’s weak-hash warning advises what an htpasswd file can hold (bcrypt), never Argon2, which Apache does not read', async () => {
+    const generated = await run({ username: 'a', password: 'x', algorithm: 'apr1' })
+    const read = await run({ action: 'verify', input: generated.result, password: 'x' })
+    assert.deepEqual(read.warnings, generated.warnings)
+    const md5 = await run({ action: 'verify', input: 'a:$1$saltsalt$5Jhcit4zN9UlGiA0txPkO0', password: '' })
+    assert.equal(md5.algorithm, 'md5-crypt')
+    assert.equal(md5.matches, true, 'the oracle fixture’s openssl passwd -1 -salt saltsalt of the empty password')
+    for (const warning of [...(read.warnings as string[]), ...(md5.warnings as string[])]) {
+      assert.match(warning, /weak.*prefer bcrypt/)
+      assert.doesNotMatch(warning, /argon2/i)
+    }
+  })
+
   test('an empty password, with every algorithm', async () => {
     for (const algorithm of ['bcrypt', 'sha512-crypt', 'sha256-crypt', 'apr1', 'sha1']) {
       const { result } = await run({ username: 'a', password: '', algorithm, cost: 4 })

@@ -25,8 +25,11 @@ const USERNAME = Type.String({
     'The user name: 1 to 255 characters, no `:` (it ends the name in a line), CR or LF. generate: required. verify: picks the line from a file of several.',
 })
 
+/** What to say of an MD5-crypt hash: password-hash's advice names Argon2, which an htpasswd file cannot hold. */
+const weakMd5 = (algorithm: 'apr1' | 'md5-crypt') => `${algorithm} is a weak hash (MD5, 1,000 fixed rounds): prefer bcrypt`
+
 const WEAK = {
-  apr1: 'apr1 is a weak hash (MD5, 1,000 fixed rounds): prefer bcrypt',
+  apr1: weakMd5('apr1'),
   sha1: '{SHA} is one unsalted SHA-1: weak, and the same password gives the same line for everyone; prefer bcrypt',
   shaCrypt:
     'Apache reads $5$ and $6$ through the system’s crypt(3), which lacks them on Windows, macOS and OpenBSD (and some proxies read only bcrypt, apr1 and {SHA}); bcrypt works everywhere',
@@ -166,7 +169,7 @@ async function verify(input: string, username: string | undefined, password: Buf
     return { result: matches, action: 'verify' as const, ...who, algorithm: 'sha1' as const, matches, warnings: [WEAK.sha1] }
   }
   const { parsed, algorithm } = read
-  const warnings = [...parsed.warnings]
+  const warnings = algorithm === 'apr1' || algorithm === 'md5-crypt' ? [weakMd5(algorithm)] : [...parsed.warnings]
   const actual = await parsed.compute(algorithm === 'bcrypt' ? bcryptPassword(password, warnings) : password)
   const matches = actual.length === parsed.expected.length && timingSafeEqual(actual, parsed.expected)
   return { result: matches, action: 'verify' as const, ...who, algorithm, ...parsed.parameters, matches, warnings }
@@ -265,7 +268,7 @@ export const htpasswd = defineOperation({
         username: 'bob',
         algorithm: 'apr1',
         matches: true,
-        warnings: ['apr1 is a weak hash (MD5, 1,000 fixed rounds): rehash the password with bcrypt, argon2id or sha512-crypt'],
+        warnings: [WEAK.apr1],
       },
     },
     {
