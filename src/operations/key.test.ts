@@ -477,6 +477,23 @@ describe('key: refusals', () => {
     }
   })
 
+  test('an RSA private key in PEM or OpenSSH form whose CRT members are not of d, p and q is refused, as a JWK’s is', async () => {
+    const jwk = createPrivateKey(suite('rsa_1')).export({ format: 'jwk' })
+    // node:crypto reads the swapped member without a word; written as PKCS#1 it keeps it.
+    const pkcs1 = createPrivateKey({ key: { ...jwk, dp: jwk.dq }, format: 'jwk' }).export({ type: 'pkcs1', format: 'pem' }) as string
+    await refuses({ action: 'inspect', input: pkcs1 }, 'INVALID_INPUT', /dp, dq and qi do not belong to d, p and q/, [secretPart(pkcs1)])
+    // openssh-key-v1 stores n, e, d, iqmp, p, q: a damaged iqmp (qi) is caught too.
+    const openssh = suite('rsa_n')
+    const qi = Buffer.from(jwk.qi!, 'base64url')
+    const damaged = alterOpenSsh(openssh, (bytes) => {
+      const at = bytes.indexOf(qi)
+      assert.ok(at > 0)
+      bytes[at + 10] ^= 1
+      return bytes
+    })
+    await refuses({ action: 'inspect', input: damaged }, 'INVALID_INPUT', /dp, dq and qi do not belong to d, p and q/, [secretPart(openssh)])
+  })
+
   test('DSA is refused, as a PEM label, as PKCS#8 and as an ssh-dss line', async () => {
     const dsa = generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 })
     const pkcs8 = dsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string

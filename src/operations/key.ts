@@ -259,6 +259,8 @@ function fromPrivate(privateKey: KeyObject, read: Omit<ReadKey, 'publicKey' | 'p
   checkKeyObject(privateKey)
   const publicKey = createPublicKey(privateKey)
   if (privateKey.asymmetricKeyType === 'ec') assertEcPairs(privateKey, publicKey)
+  // PKCS#1, PKCS#8 and openssh-key-v1 carry the same numbers as a JWK, and node:crypto reads them as unchecked.
+  if (privateKey.asymmetricKeyType === 'rsa') assertJwkConsistent(privateKey.export({ format: 'jwk' }), privateKey, 'RSA key')
   return { ...read, isPrivate: true, privateKey, publicKey }
 }
 
@@ -363,7 +365,7 @@ function readJwk(text: string, passphrase: string | undefined): ReadKey {
  * (OKP), so a JWK whose x does not belong to its d would be read as a different key than its owner
  * thinks: it is refused.
  */
-function assertJwkConsistent(jwk: JsonWebKey, privateKey: KeyObject): void {
+function assertJwkConsistent(jwk: JsonWebKey, privateKey: KeyObject, what = 'JWK'): void {
   if (jwk.kty === 'OKP') {
     const derived = createPublicKey(privateKey).export({ format: 'jwk' })
     if (derived.x !== jwk.x) throw invalidInput('input is an inconsistent JWK: x does not match d', { field: 'input' })
@@ -383,11 +385,11 @@ function assertJwkConsistent(jwk: JsonWebKey, privateKey: KeyObject): void {
   } else if (jwk.kty === 'RSA' && jwk.p !== undefined && jwk.q !== undefined) {
     const [n, e, d, p, q] = [jwk.n, jwk.e, jwk.d, jwk.p, jwk.q].map((member) => toBigInt(Buffer.from(member ?? '', 'base64url')))
     if (p < 2n || q < 2n || n !== p * q || (e * d) % (p - 1n) !== 1n || (e * d) % (q - 1n) !== 1n)
-      throw invalidInput('input is an inconsistent JWK: n, e, d, p and q do not belong together', { field: 'input' })
+      throw invalidInput(`input is an inconsistent ${what}: n, e, d, p and q do not belong together`, { field: 'input' })
     // The CRT members (RFC 7518 §6.3.2) are carried as given into every format written; a signer that trusts a wrong one makes a wrong signature, which gives away p.
     const [dp, dq, qi] = [jwk.dp, jwk.dq, jwk.qi].map((member) => toBigInt(Buffer.from(member ?? '', 'base64url')))
-    if (dp !== d % (p - 1n) || dq !== d % (q - 1n) || (qi * q) % p !== 1n)
-      throw invalidInput('input is an inconsistent JWK: dp, dq and qi do not belong to d, p and q', { field: 'input' })
+    if ((dp - d) % (p - 1n) !== 0n || (dq - d) % (q - 1n) !== 0n || (qi * q) % p !== 1n)
+      throw invalidInput(`input is an inconsistent ${what}: dp, dq and qi do not belong to d, p and q`, { field: 'input' })
   }
 }
 
