@@ -149,6 +149,13 @@ const ED25519_BLOB = Buffer.concat([
 /** An Ed25519 key encrypted with PBKDF2 of 5,000,000 iterations (openssl pkcs8 -topk8 -v2 aes-256-cbc -iter 5000000). */
 const PBKDF2_5M_KEY =
   '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIGcMFgGCSqGSIb3DQEFDTBLMCoGCSqGSIb3DQEFDDAdBAhHAScMH/ibpQIDTEtA\nMAwGCCqGSIb3DQIJBQAwHQYJYIZIAWUDBAEqBBBDcDRPCIHCbG9d4aJcHfOoBEAS\n8l76YbcEkdGoBEcwfuwkHbEz8pr15msqIj+KPNRlSi1iiB0MiSfHs3arVtpk7L8a\n/ir8e86JHOoNjdbUDUUr\n-----END ENCRYPTED PRIVATE KEY-----\n'
+/** That key with its outer length written in 5 octets, leading zeros first: BER that OpenSSL reads, DER does not allow. */
+const PBKDF2_5M_BER_KEY = (() => {
+  const der = Buffer.from(PBKDF2_5M_KEY.replace(/-----[^-]+-----|\s/g, ''), 'base64')
+  const body = der.subarray(2 + (der[1] & 0x7f))
+  const ber = Buffer.concat([Buffer.from([0x30, 0x85, 0, 0, 0, body.length >> 8, body.length & 0xff]), body])
+  return `-----BEGIN ENCRYPTED PRIVATE KEY-----\n${ber.toString('base64')}\n-----END ENCRYPTED PRIVATE KEY-----\n`
+})()
 
 /** DER by hand (ITU-T X.690), for certificates no tool would make. */
 export function der(tag: number, ...parts: Buffer[]): Buffer {
@@ -1156,6 +1163,13 @@ export const HOSTILE_PAYLOADS: readonly HostileInput[] = [
     'key: a PKCS#8 key asking for 5,000,000 PBKDF2 iterations',
     'key',
     { action: 'inspect', input: PBKDF2_5M_KEY, passphrase: 'x' },
+    422,
+    'LIMIT_EXCEEDED',
+  ),
+  hostile(
+    'key: that PKCS#8 key with a BER length of 5 octets (leading zeros), which OpenSSL reads',
+    'key',
+    { action: 'inspect', input: PBKDF2_5M_BER_KEY, passphrase: 'x' },
     422,
     'LIMIT_EXCEEDED',
   ),
