@@ -780,7 +780,7 @@ export const key = defineOperation({
     'it tells the format, type, size, curve and comment, the public key as SPKI, OpenSSH line and JWK, and the fingerprints: `SHA256:…`, `MD5:…` and bubble babble as ssh-keygen -l and -B print them (for the types SSH has), the RFC 7638 JWK thumbprint and the SPKI SHA-256 pin (HPKP, curl --pinnedpubkey). ' +
     'An encrypted OpenSSH key keeps its public key in clear, so inspect needs no passphrase for it; an encrypted PKCS#8 or legacy PEM key does (422 "passphrase required"), and a wrong one is 422 "passphrase does not decrypt the key". ' +
     '`convert` writes the key `to` pkcs8, pkcs1 (RSA), sec1 (EC), spki, jwk, openssh or rfc4716; `publicOnly` writes the public half; `outputPassphrase` encrypts a pkcs8 or openssh private key. ' +
-    'Refused with 422: a format the key type lacks (sec1 for Ed25519, openssh for X25519), a private JWK whose public members do not match d, DSA keys, certificates, more than one key, RSA keys over 16,384 bits, an OpenSSH key asking for more than 100 KDF rounds or a PKCS#8 key for more than 1,000,000 (LIMIT_EXCEEDED). ' +
+    'Refused with 422: a format the key type lacks (sec1 for Ed25519, openssh for X25519), a private key whose public numbers do not match its private ones (a JWK’s x and y, an EC key’s stored point, RSA’s n, dp, dq and qi), DSA keys, certificates, more than one key, RSA keys over 16,384 bits, an OpenSSH key asking for more than 100 KDF rounds or a PKCS#8 key for more than 1,000,000 (LIMIT_EXCEEDED). ' +
     'Keys, passphrases and key bytes are never echoed in errors or logged; RSA generation and passphrase work run on a worker thread.',
   input: Type.Object(
     {
