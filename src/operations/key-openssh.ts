@@ -316,6 +316,9 @@ function wrapHeader(line: string): string[] {
   while (Buffer.byteLength(rest) > 72) {
     let cut = 71
     while (Buffer.byteLength(rest.slice(0, cut)) > 71) cut--
+    // Between two characters: never between the halves of a surrogate pair, which would leave neither one.
+    const last = rest.charCodeAt(cut - 1)
+    if (last >= 0xd800 && last <= 0xdbff) cut--
     parts.push(`${rest.slice(0, cut)}\\`)
     rest = rest.slice(cut)
   }

@@ -305,6 +305,17 @@ describe('key: round trips', () => {
     )
   })
 
+  test('an RFC 4716 Comment header is cut between characters, never inside a surrogate pair (§3.3: lines of 72 bytes at most)', async () => {
+    const line = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea'
+    for (let pad = 50; pad < 60; pad++) {
+      const comment = `${'a'.repeat(pad)}${'😀'.repeat(20)}`
+      const written = await run({ action: 'convert', input: line, to: 'rfc4716', comment })
+      assert.ok(written.result.isWellFormed(), `pad ${pad}: no lone surrogate`)
+      for (const text of written.result.split('\n')) assert.ok(Buffer.byteLength(text) <= 72, text)
+      assert.equal((await run({ action: 'inspect', input: written.result })).comment, comment)
+    }
+  })
+
   test('passphrases: PKCS#8 and OpenSSH keys encrypted here decrypt with the passphrase, and only with it', async () => {
     for (const format of ['pem', 'openssh'] as const) {
       const generated = await run({ action: 'generate', type: 'ec', curve: 'P-384', format, passphrase: 'pässwörd', rounds: 1 })
