@@ -31,3 +31,48 @@ describe('validate fills in defaults', () => {
     assert.ok(Object.hasOwn(checked, '__proto__'))
   })
 })
+
+describe('validate never repeats a secret', () => {
+  test('a writeOnly field of the wrong type is refused by its type alone, the value left out', () => {
+    const schema = Type.Object({
+      passphrase: Type.Optional(Type.String({ writeOnly: true })),
+      key: Type.Optional(Type.Union([Type.String(), Type.Integer()], { writeOnly: true })),
+      mode: Type.Optional(Type.String()),
+    })
+    const refusal = (value: Record<string, unknown>) => {
+      try {
+        validate(schema, value)
+      } catch (error) {
+        return JSON.stringify({ message: (error as Error).message, details: (error as { details?: unknown }).details })
+      }
+      assert.fail('accepted')
+    }
+    assert.match(refusal({ passphrase: 987654321 }), /passphrase must be a string \(received a number\)/)
+    assert.doesNotMatch(refusal({ passphrase: 987654321 }), /987654321/)
+    assert.doesNotMatch(refusal({ key: true }), /true\)/)
+    assert.match(refusal({ key: 1.5 }), /\(received a number\)/)
+    // Other fields still show what was received.
+    assert.match(refusal({ mode: 7 }), /\(received the number 7\)/)
+  })
+
+  test('no operation repeats a wrong-typed value of any of its writeOnly fields', async () => {
+    const { operations } = await import('../src/operations/index.ts')
+    let checked = 0
+    for (const operation of operations) {
+      const properties = (operation.input as { properties: Record<string, { writeOnly?: boolean }> }).properties
+      for (const [field, schema] of Object.entries(properties)) {
+        if (schema.writeOnly !== true) continue
+        for (const value of [987654321, true, { secret: 'hunter2' }]) {
+          try {
+            validate(operation.input, { [field]: value })
+          } catch (error) {
+            const said = JSON.stringify({ message: (error as Error).message, details: (error as { details?: unknown }).details })
+            assert.doesNotMatch(said, /987654321|hunter2|received true/, `${operation.name}.${field}`)
+            checked++
+          }
+        }
+      }
+    }
+    assert.ok(checked > 20, `${checked} refusals checked`)
+  })
+})

@@ -80,7 +80,8 @@ function describeErrors(root: TSchema, value: unknown, errors: TLocalizedValidat
     const field = fieldName(error.instancePath, rootName)
     if (anyOfAt >= 0) {
       // A union reports one error per branch; the useful message is what the union allows.
-      add(field, `must be ${describe(resolvePointer(root, error.schemaPath.slice(0, anyOfAt)))} ${received(valueAt(value, error.instancePath))}`)
+      const union = resolvePointer(root, error.schemaPath.slice(0, anyOfAt))
+      add(field, `must be ${describe(union)} ${received(valueAt(value, error.instancePath), isSecret(union))}`)
       continue
     }
     switch (error.keyword) {
@@ -127,7 +128,7 @@ function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema, va
     case 'type':
     case 'enum':
     case 'const':
-      return `must be ${describe(schema)} ${received(value)}`
+      return `must be ${describe(schema)} ${received(value, isSecret(schema))}`
     case 'minimum':
       return `must be >= ${params.limit}`
     case 'maximum':
@@ -190,13 +191,19 @@ export function describe(schema: JsonSchema): string {
   return words
 }
 
+/** A field that carries a secret (a key, a passphrase, a password): `writeOnly` in its schema or in a branch of it. */
+function isSecret(schema: JsonSchema): boolean {
+  return schema.writeOnly === true || ((schema.anyOf as JsonSchema[] | undefined) ?? []).some((branch) => branch.writeOnly === true)
+}
+
 /**
  * `(received the string "7")`: a client that sent the right value as the wrong type (a form's text
- * for a number) sees why `7` was refused where 7 is allowed.
+ * for a number) sees why `7` was refused where 7 is allowed. Of a secret, only the type is said.
  */
-function received(value: unknown): string {
+function received(value: unknown, secret = false): string {
   if (value === null) return '(received null)'
   if (Array.isArray(value)) return '(received an array)'
+  if (secret) return typeof value === 'object' ? '(received a JSON object)' : `(received a ${typeof value})`
   switch (typeof value) {
     case 'string':
       return `(received the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`
