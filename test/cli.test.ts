@@ -132,6 +132,9 @@ describe('devutils, spawned', { concurrency: 4 }, () => {
     const code = await new Promise((resolve) => child.once('close', resolve))
     assert.equal(code, 0)
     assert.match(stdout, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\n$/)
+    // Its inspect action reads standard input, as every action that takes the input does.
+    const inspected = await devutils(['uuid', '--action', 'inspect'], { stdin: '017F22E2-79B0-7CC3-98C4-DC0C0C07398F\n' })
+    assert.deepEqual(inspected, { code: 0, stdout: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f\n', stderr: '' })
     const now = await devutils(['timestamp', '--json'], { stdin: '' })
     assert.equal(now.code, 0, now.stderr)
     assert.ok(Math.abs(JSON.parse(now.stdout).data.unixMs - Date.now()) < 60_000)

@@ -54,6 +54,24 @@ describe('the registry', () => {
     }
   })
 
+  test('an operation whose input is optional and read by some actions only says which (the command line waits on standard input for those alone)', () => {
+    for (const operation of operations) {
+      const schema = operation.input as { properties: Record<string, { enum?: unknown[]; default?: unknown }>; required?: string[] }
+      const actions = schema.properties.action?.enum
+      const optionalInput = 'input' in schema.properties && !(schema.required ?? []).includes('input')
+      if (operation.inputActions !== undefined) {
+        assert.ok(optionalInput && actions !== undefined, `${operation.name}: inputActions needs an action field and an optional input`)
+        for (const action of operation.inputActions) assert.ok(actions.includes(action), `${operation.name}: ${action} is one of its actions`)
+      }
+    }
+    // The generators among them: their default action reads no input.
+    for (const name of ['uuid', 'id', 'key', 'htpasswd']) {
+      const operation = operations.find((candidate) => candidate.name === name)!
+      const action = (operation.input.properties as Record<string, { default?: string }>).action.default!
+      assert.equal(operation.inputActions?.includes(action), false, name)
+    }
+  })
+
   for (const operation of operations) {
     describe(operation.name, () => {
       test('refuses unknown fields and documents every field', () => {

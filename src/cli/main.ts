@@ -181,7 +181,7 @@ async function runOperation(operation: AnyOperation, args: readonly string[]): P
   const meta = () => ({ processingTime: Math.round((performance.now() - started) * 1000) / 1000, requestId: randomUUID() })
   try {
     // Standard input is read only when it is a pipe or a file, so that a terminal never waits for it.
-    if ('input' in properties && !('input' in fields) && !process.stdin.isTTY) {
+    if ('input' in properties && !('input' in fields) && !process.stdin.isTTY && readsInput(operation, fields)) {
       const text = await readStdin(parsed.rawStdin)
       if (text !== undefined) fields.input = readFlagValue('input', properties.input, text)
       started = performance.now()
@@ -231,6 +231,13 @@ function timeBudgets(): TimeBudgets {
   }
   const given = (setting: keyof TimeBudgets) => (process.env[SETTINGS[setting].variable] ? config[setting] : NO_TIME_BUDGET_MS)
   return { timeBudgetMs: given('timeBudgetMs'), regexTimeBudgetMs: given('regexTimeBudgetMs'), jqTimeBudgetMs: given('jqTimeBudgetMs') }
+}
+
+/** Whether the action asked for (or the default one) reads `input`: see `OperationDefinition.inputActions`. */
+function readsInput(operation: AnyOperation, fields: Record<string, unknown>): boolean {
+  if (operation.inputActions === undefined) return true
+  const action = fields.action ?? (operation.input.properties as Record<string, { default?: unknown }>).action?.default
+  return operation.inputActions.includes(String(action))
 }
 
 /**

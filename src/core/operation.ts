@@ -62,6 +62,11 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   allowGet?: boolean
   /** Values of `action` that GET refuses even so: those that read a body-sized input (an image), which has no place in a URL. */
   postOnlyActions?: readonly string[]
+  /**
+   * Where `input` is optional: the values of `action` that read it. The others never do, so the
+   * command line does not wait on standard input for them (`devutils uuid` in a script must not hang).
+   */
+  inputActions?: readonly string[]
   /** Strings with lone surrogates are refused (422) before `run`, unless this is true. */
   allowLoneSurrogates?: boolean
   /**

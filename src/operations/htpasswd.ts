@@ -257,6 +257,7 @@ export const htpasswd = defineOperation({
         'What to know about the line: a weak algorithm, a password cut at 72 bytes by bcrypt, SHA-crypt rounds raised, sha-crypt not read on every server.',
     }),
   }),
+  inputActions: ['verify'],
   examples: [
     { summary: 'A bcrypt line, as htpasswd -nbB writes it', input: { username: 'alice', password: 'correct horse battery staple' } },
     {

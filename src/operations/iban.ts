@@ -237,6 +237,7 @@ export const iban = defineOperation({
     { additionalProperties: false },
   ),
   output: Output,
+  inputActions: ['validate'],
   examples: [
     {
       summary: 'Validate an IBAN in print format (the SWIFT registry’s example for GB)',

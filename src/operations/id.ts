@@ -216,6 +216,7 @@ export const id = defineOperation({
     ),
     counter: Type.Optional(Type.Integer({ description: "inspect: an ObjectId's 3-byte counter." })),
   }),
+  inputActions: ['inspect'],
   examples: [
     { summary: 'A ULID', input: {} },
     { summary: 'Three nanoids of 12 hex digits', input: { kind: 'nanoid', size: 12, alphabet: '0123456789abcdef', count: 3 } },

@@ -875,6 +875,7 @@ export const key = defineOperation({
     ),
     warnings: Type.Optional(Type.Array(Type.String(), { description: 'inspect and convert: weak sizes, legacy encryption, a passphrase not used.' })),
   }),
+  inputActions: ['inspect', 'convert'],
   examples: [
     { summary: 'Generate an Ed25519 key pair as PEM', input: { action: 'generate', type: 'ed25519' } },
     {

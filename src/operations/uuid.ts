@@ -320,6 +320,7 @@ export const uuid = defineOperation({
     ),
     hash: Type.Optional(Type.Enum(['md5', 'sha1'], { description: 'inspect, versions 3 and 5: the hash the name-based UUID was made with.' })),
   }),
+  inputActions: ['inspect'],
   examples: [
     { summary: 'A random (version 4) UUID', input: {} },
     {

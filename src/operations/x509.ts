@@ -230,6 +230,7 @@ export const x509 = defineOperation({
     parsed: Type.Optional(item),
     warnings: Type.Array(Type.String(), { description: 'What deserves attention: weak or unusual choices, validity, skipped blocks.' }),
   }),
+  inputActions: ['parse'],
   examples: [
     {
       summary: 'Read a certificate pasted with text around it, judged at 1 February 2026',
