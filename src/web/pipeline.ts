@@ -30,8 +30,11 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   const panel = answerPanel()
   const { status, answerSlot, curlSlot, showStatus } = panel
   let timer: ReturnType<typeof setTimeout> | undefined
+  let disposed = false
 
   const onChange = () => {
+    // As on an operation's page (tool.ts): a change after the page is left is not this page's to write.
+    if (disposed) return
     writeFragment(shareableParams())
     clearTimeout(timer)
     if (!steps.some((step) => step.operation.deliberatelySlow)) timer = setTimeout(run, DEBOUNCE_MS)
@@ -271,6 +274,7 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
       curlSlot,
     }),
     dispose() {
+      disposed = true
       clearTimeout(timer)
       panel.abort()
     },

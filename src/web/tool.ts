@@ -20,8 +20,12 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   const panel = answerPanel()
   const { status, answerSlot, curlSlot, showStatus } = panel
   let timer: ReturnType<typeof setTimeout> | undefined
+  let disposed = false
 
   const onChange = () => {
+    // A field focused as the page is left fires its change event when removed: by then the
+    // address is the next page's, whose fragment is not this form's to write.
+    if (disposed) return
     writeFragment(form.shareableParams())
     if (!autoRun) return
     clearTimeout(timer)
@@ -142,6 +146,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   return {
     element,
     dispose() {
+      disposed = true
       clearTimeout(timer)
       panel.abort()
       window.removeEventListener('hashchange', onHashChange)
