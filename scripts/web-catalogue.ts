@@ -28,6 +28,8 @@ function webOperation(operation: AnyOperation): WebOperation {
   const required = new Set(input.required ?? [])
   return {
     name: operation.name,
+    title: operation.title,
+    aliases: [...operation.aliases],
     category: operation.category,
     summary: operation.summary,
     description: operation.description,

@@ -8,9 +8,10 @@ import type { FastifyInstance } from 'fastify'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { Type } from 'typebox'
 import { defineOperation } from '../src/core/operation.ts'
-import { closestName } from '../src/core/search.ts'
+import { closestName, searchOperations } from '../src/core/search.ts'
 import { DISCOVERY_TOOLS } from '../src/mcp/discovery.ts'
 import { type CreateMcpServerOptions, createMcpServer } from '../src/mcp/server.ts'
+import { operations } from '../src/operations/index.ts'
 import { x509 } from '../src/operations/x509.ts'
 import { servedOperations } from '../src/served.ts'
 import { buildTestApp, connectInMemory } from './helpers.ts'
@@ -112,6 +113,86 @@ describe('the name nearest a mistyped one', () => {
     assert.equal(closestName(names, OVERSIZE), undefined)
     const elapsed = performance.now() - started
     assert.ok(elapsed < 100, `${elapsed} ms`)
+  })
+})
+
+/** The registry as MCP's discovery and the web app's search box give it to the ranking. */
+const searchable = operations.map((operation) => ({
+  name: operation.name,
+  title: operation.title,
+  summary: operation.summary,
+  aliases: operation.aliases,
+  text: operation.description,
+}))
+
+const ranked = (query: string) => searchOperations(searchable, query).map((hit) => hit.item.name)
+
+describe('the ranking that finds operations (searchOperations), for MCP and the web app', () => {
+  // What people type into a launcher: a name, or the word they know the tool by.
+  for (const [query, expected] of [
+    ['base64', 'base64'],
+    ['json', 'json'],
+    ['diff', 'diff'],
+    ['cron', 'cron'],
+    ['url', 'url'],
+    ['sha256', 'hash'],
+    ['epoch', 'timestamp'],
+    ['regex', 'regex'],
+    ['uuid', 'uuid'],
+    ['jwt', 'jwt'],
+  ] as const) {
+    test(`"${query}" ranks ${expected} first`, () => {
+      assert.equal(ranked(query)[0], expected, ranked(query).join(', '))
+    })
+  }
+
+  test('the exact name or title ranks first, in any case and with hyphens or spaces', () => {
+    assert.equal(ranked('BASE64')[0], 'base64')
+    assert.equal(ranked('qr code')[0], 'qr-code')
+    assert.equal(ranked('Unix timestamp')[0], 'timestamp')
+  })
+
+  test('a name being typed ranks above the operations that only mention its words', () => {
+    assert.equal(ranked('base6')[0], 'base64')
+    assert.equal(ranked('has')[0], 'hash')
+    assert.equal(ranked('json p')[0], 'json-patch')
+    // A title's prefix counts too, stop words and all.
+    assert.equal(ranked('regular')[0], 'regex')
+    assert.equal(ranked('one')[0], 'otp')
+    // Then the other names the query begins, before the operations that merely mention it.
+    const url = ranked('url')
+    assert.deepEqual(url.slice(0, 2), ['url', 'url-parse'])
+  })
+
+  test('the name, its prefix, an alias, the summary, the description: in that order', () => {
+    const items = [
+      { name: 'in-text', title: 'In text', summary: 'Something', aliases: [], text: 'It says tool.' },
+      { name: 'in-summary', title: 'In summary', summary: 'A tool', aliases: [] },
+      { name: 'in-alias', title: 'In alias', summary: 'Something', aliases: ['tool'] },
+      { name: 'toolbox', title: 'Toolbox', summary: 'Something', aliases: [] },
+      { name: 'tool', title: 'Tool', summary: 'Something', aliases: [] },
+    ]
+    assert.deepEqual(
+      searchOperations(items, 'tool').map((hit) => hit.item.name),
+      ['tool', 'toolbox', 'in-alias', 'in-summary', 'in-text'],
+    )
+    assert.equal(ranked('guid')[0], 'uuid')
+    assert.equal(ranked('crontab')[0], 'cron')
+    assert.equal(ranked('percent')[0], 'url')
+  })
+
+  test('ties keep the order given, and nothing matches nothing', () => {
+    const items = [
+      { name: 'first', title: 'First', summary: 'Same words', aliases: [] },
+      { name: 'second', title: 'Second', summary: 'Same words', aliases: [] },
+    ]
+    assert.deepEqual(
+      searchOperations(items, 'words').map((hit) => hit.item.name),
+      ['first', 'second'],
+    )
+    assert.deepEqual(searchOperations(items, ''), [])
+    assert.deepEqual(searchOperations(items, '  -  '), [])
+    assert.deepEqual(searchOperations(items, 'zzzz'), [])
   })
 })
 

@@ -209,21 +209,122 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     const shown = await page.locator('.cards li:visible').evaluateAll((items) => items.map((item) => item.getAttribute('data-operation')))
     assert.ok(shown.includes('url'), `url is found: ${shown.join(', ')}`)
     assert.ok(!shown.includes('base64'))
-    await page.locator('#search').fill('zzzz-nothing')
+    await page.locator('#search').fill('zzzz-qqqq')
     assert.equal(await page.locator('#search-count').textContent(), 'No tool matches.')
   })
 
-  test('keyboard only: from the home page to an answer', async () => {
+  /** Whether the element the selector finds has the focus. */
+  const focused = (selector: string, target: Page = page) =>
+    target.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`) as Promise<boolean>
+
+  test('search: typing a name or the word for a tool and pressing Enter opens that tool', async () => {
     await page.goto(origin)
+    await untilText(page, 'search-count', `${operations.length} tools`)
+    assert.ok(await focused('#search'), 'the search box has the focus on load')
+    for (const [query, expected] of [
+      ['base64', 'base64'],
+      ['json', 'json'],
+      ['diff', 'diff'],
+      ['cron', 'cron'],
+      ['url', 'url'],
+      ['sha256', 'hash'],
+      ['epoch', 'timestamp'],
+      ['regex', 'regex'],
+      ['uuid', 'uuid'],
+      ['jwt', 'jwt'],
+    ] as const) {
+      await page.goto(origin)
+      await untilText(page, 'search-count', `${operations.length} tools`)
+      await page.keyboard.type(query)
+      await untilText(page, 'search-count', `Enter opens ${expected}.`, 'includes')
+      // The cards are in ranked order, the first highlighted: the one Enter opens.
+      const order = await page.locator('#matches li').evaluateAll((items) => items.map((item) => item.getAttribute('data-operation')))
+      assert.equal(order[0], expected, `${query}: ${order.join(', ')}`)
+      assert.deepEqual(await page.locator('li.highlighted').evaluateAll((items) => items.map((item) => item.getAttribute('data-operation'))), [expected])
+      assert.ok(await page.locator('li.highlighted .card-enter').isVisible(), 'the highlighted card shows the Enter key')
+      await page.keyboard.press('Enter')
+      await page.waitForURL(`${origin}/tools/${expected}`)
+    }
+  })
+
+  test('search: the categories while the box is empty, the arrow keys move the highlight', async () => {
+    await page.goto(`${origin}/#q=base`)
+    await untilText(page, 'search-count', 'Enter opens', 'includes')
+    assert.ok(await page.locator('#matches').isVisible())
+    assert.equal(await page.locator('section[aria-labelledby^="category-"]:visible').count(), 0)
+    const order = await page.locator('#matches li').evaluateAll((items) => items.map((item) => item.getAttribute('data-operation')))
+    assert.ok(order.length >= 4, order.join(', '))
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    await untilText(page, 'search-count', `Enter opens ${order[2]}.`, 'includes')
+    assert.equal(await page.locator('li.highlighted').getAttribute('data-operation'), order[2])
+    await page.keyboard.press('ArrowUp')
+    await untilText(page, 'search-count', `Enter opens ${order[1]}.`, 'includes')
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`${origin}/tools/${order[1]}`)
+
+    await page.goto(origin)
+    await page.locator('#search').fill('base')
+    await untilText(page, 'search-count', 'Enter opens', 'includes')
+    await page.locator('#search').fill('')
+    await untilText(page, 'search-count', `${operations.length} tools`)
+    assert.ok(await page.locator('#matches').isHidden())
+    assert.equal(await page.locator('li.highlighted').count(), 0)
+    assert.equal(await page.locator('.cards li:visible').count(), operations.length)
+  })
+
+  test('search: / and Ctrl+K focus the box from any page, / not while typing in a field', async () => {
+    await page.goto(origin)
+    await untilText(page, 'search-count', `${operations.length} tools`)
+    assert.match((await page.locator('#search-hint').textContent()) ?? '', /\/ or Ctrl\+K/)
+    assert.ok(await page.locator('#search-hint').isVisible())
+    // From elsewhere on the home page.
+    await page.locator('h1').focus()
+    await page.keyboard.press('/')
+    assert.ok(await focused('#search'))
+    assert.equal(await page.locator('#search').inputValue(), '', 'the / is not typed into the box')
+    await page.locator('h1').focus()
+    await page.keyboard.press('Control+K')
+    assert.ok(await focused('#search'))
+
+    // From an operation's page: back to the home page, its box focused.
+    await page.goto(`${origin}/tools/base64`)
+    await settled()
+    await page.locator('h1').focus()
+    await page.keyboard.press('/')
+    await page.waitForURL(`${origin}/`)
+    await until('the search box focused', () => focused('#search'))
+
+    await page.goto(`${origin}/tools/base64`)
+    await settled()
+    const input = page.locator('.field-input textarea')
+    await input.click()
+    await page.keyboard.type('a/b')
+    assert.equal(await input.inputValue(), 'a/b', '/ is typed into a field, not taken as the shortcut')
+    assert.equal(new URL(page.url()).pathname, '/tools/base64')
+    await page.keyboard.press('Control+K')
+    // The field focused as the page is left writes nothing into the home page's address.
+    await page.waitForURL(`${origin}/`)
+    await until('the search box focused', () => focused('#search'))
+    // Back returns to the operation with its fields.
+    await page.goBack()
+    await page.waitForURL(/\/tools\/base64#/)
+    assert.equal(await page.locator('.field-input textarea').inputValue(), 'a/b')
+  })
+
+  test('keyboard only: from the home page to an answer', async () => {
+    await page.goto(`${origin}/pipeline`)
     await page.keyboard.press('Tab')
     assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Skip to content')
     const reached = async (selector: string) => {
       for (let presses = 0; presses < 40; presses++) {
-        if (await page.evaluate(`document.activeElement?.matches(${JSON.stringify(selector)}) ?? false`)) return
+        if (await focused(selector)) return
         await page.keyboard.press('Tab')
       }
       assert.fail(`Tab never reached ${selector}`)
     }
+    await page.goto(origin)
+    await page.locator('.cards li').first().waitFor()
     await reached('#search')
     await page.keyboard.type('rot13')
     await page.keyboard.press('Enter')
@@ -235,13 +336,14 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await untilText(page, 'answer-result', 'Uryyb')
   })
 
-  test('axe finds no serious or critical violation on the home page and three operation pages, light and dark', async () => {
+  test("axe finds no serious or critical violation on the home page (also while searching, and at a phone's width), the pipeline and three operation pages, light and dark", async () => {
     const audited: string[] = []
     for (const scheme of ['light', 'dark'] as const) {
       const themed = await newContext(scheme)
       const auditPage = await themed.newPage()
       for (const [path, example] of [
         ['/', undefined],
+        ['/#q=base', undefined],
         ['/tools/base64', 0],
         ['/tools/qr-code', 0],
         ['/tools/diff', 0],
@@ -253,20 +355,31 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
           await settled(auditPage)
           await auditPage.locator('details.raw summary').first().click()
         }
-        await auditPage.locator('h1').waitFor()
-        // Run through the DevTools protocol, which the page's CSP does not govern.
-        await auditPage.evaluate(AXE_SOURCE)
-        const violations = await auditPage.evaluate(
-          `axe.run().then(({ violations }) => violations
-            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-            .map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')))`,
-        )
-        assert.deepEqual(violations, [], `${scheme} ${path}`)
-        audited.push(`${scheme} ${path}`)
+        await audit(auditPage, `${scheme} ${path}`)
       }
       await themed.close()
     }
-    assert.equal(audited.length, 10)
+    // The search at a phone's width, a match highlighted.
+    const phone = await newContext('light', { width: 390, height: 844 })
+    const phonePage = await phone.newPage()
+    await phonePage.goto(`${origin}/#q=base`)
+    await untilText(phonePage, 'search-count', 'Enter opens', 'includes')
+    await audit(phonePage, 'phone /#q=base')
+    await phone.close()
+    assert.equal(audited.length, 13)
+
+    async function audit(auditPage: Page, label: string) {
+      await auditPage.locator('h1').waitFor()
+      // Run through the DevTools protocol, which the page's CSP does not govern.
+      await auditPage.evaluate(AXE_SOURCE)
+      const violations = await auditPage.evaluate(
+        `axe.run().then(({ violations }) => violations
+          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+          .map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target.join(' ')).join(', ')))`,
+      )
+      assert.deepEqual(violations, [], label)
+      audited.push(label)
+    }
   })
 
   test('screenshots of the home page and an operation, light and dark, and a phone', async () => {

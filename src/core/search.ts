@@ -1,7 +1,7 @@
 /**
  * Finding operations from a question in a user's words ("decode a JWT", "sha256 of a file", "epoch
- * to date"), for MCP's discovery tool. Pure and free of Node's modules, so that a browser bundle can
- * use it as it is.
+ * to date"), for MCP's discovery tool and the web app's search box. Pure and free of Node's
+ * modules, so that the web app's bundle uses it as it is.
  */
 
 /** What the ranking reads of an operation. */
@@ -28,12 +28,17 @@ const STOP_WORDS = new Set(
   ),
 )
 
-/** Lower-case words of a text, split at anything that is not a letter or a digit, without stop words. */
-function searchWords(text: string): string[] {
+/** Lower-case words of a text, split at anything that is not a letter or a digit. */
+function lowerWords(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '' && !STOP_WORDS.has(word))
+    .filter((word) => word !== '')
+}
+
+/** Lower-case words of a text without stop words. */
+function searchWords(text: string): string[] {
+  return lowerWords(text).filter((word) => !STOP_WORDS.has(word))
 }
 
 /** A word and its simple plural or singular, so "ids" finds "id" and "hashes" finds "hash". */
@@ -46,6 +51,13 @@ function forms(word: string): string[] {
 const WEIGHT = {
   /** The query is the operation's name, or its title. */
   exactName: 1000,
+  /**
+   * The query begins the operation's name or its title ("base6" of base64, "regular" of "Regular
+   * expression tester"): what someone typing a name into a launcher has so far. Added to the rest
+   * of the score, it outweighs any sum the words of a name can reach otherwise, so that a name being
+   * typed ranks above the operations that merely mention it.
+   */
+  namePrefix: 500,
   /** The query holds the operation's name ("qr code") or one of its aliases of several words ("pretty print"). */
   phrase: 40,
   /** A word of the query is the name, or one of its parts ("yaml" of yaml-json). */
@@ -60,17 +72,28 @@ const WEIGHT = {
   text: 1,
 } as const
 
-/** How well one operation answers the query, given as its words and those words joined by spaces; 0 when nothing matches. */
-function scoreOf(item: Searchable, normalized: string, words: readonly string[]): number {
-  if (normalized === item.name.replaceAll('-', ' ') || normalized === searchWords(item.title).join(' ')) return WEIGHT.exactName
+/** The query as the ranking reads it. */
+interface Query {
+  /** Its words without stop words. */
+  words: readonly string[]
+  /** Those words joined by spaces. */
+  normalized: string
+  /** All its words joined by spaces, stop words included: a prefix of a name may end in one ("one" of "one-time password"). */
+  typed: string
+}
+
+/** How well one operation answers the query; 0 when nothing matches. */
+function scoreOf(item: Searchable, { words, normalized, typed }: Query): number {
+  const name = item.name.replaceAll('-', ' ')
+  if (words.length > 0 && (normalized === name || normalized === searchWords(item.title).join(' '))) return WEIGHT.exactName
   const nameParts = new Set(item.name.split('-'))
   const aliasTexts = item.aliases.map((alias) => searchWords(alias).join(' '))
   const aliasWords = new Set(aliasTexts.filter((alias) => !alias.includes(' ')))
-  const phrases = [item.name.replaceAll('-', ' '), ...aliasTexts.filter((alias) => alias.includes(' '))]
+  const phrases = [name, ...aliasTexts.filter((alias) => alias.includes(' '))]
   const summaryWords = new Set(searchWords(`${item.title} ${item.summary} ${phrases.join(' ')}`))
   const textWords = new Set(searchWords(item.text ?? ''))
   const known = [...nameParts, ...aliasWords, ...summaryWords]
-  let score = 0
+  let score = name.startsWith(typed) || lowerWords(item.title).join(' ').startsWith(typed) ? WEIGHT.namePrefix : 0
   for (const phrase of phrases) if (` ${normalized} `.includes(` ${phrase} `)) score += WEIGHT.phrase
   for (const word of words) {
     const variants = forms(word)
@@ -85,14 +108,17 @@ function scoreOf(item: Searchable, normalized: string, words: readonly string[])
 
 /**
  * The operations that match the query, best first; ties keep the order given. The exact name or
- * title ranks first; then aliases and names weigh most, the summary less, the rest of the text least.
+ * title ranks first, then the names and titles the query begins; then aliases and names weigh most,
+ * the summary less, the rest of the text least. MCP's discovery and the web app's search box both
+ * rank with it.
  */
 export function searchOperations<T extends Searchable>(items: readonly T[], query: string): Array<SearchHit<T>> {
+  const typed = lowerWords(query).join(' ')
+  if (typed === '') return []
   const words = searchWords(query)
-  if (words.length === 0) return []
-  const normalized = words.join(' ')
+  const parsed: Query = { words, normalized: words.join(' '), typed }
   return items
-    .map((item) => ({ item, score: scoreOf(item, normalized, words) }))
+    .map((item) => ({ item, score: scoreOf(item, parsed) }))
     .filter((hit) => hit.score > 0)
     .sort((a, b) => b.score - a.score)
 }

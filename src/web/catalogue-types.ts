@@ -27,6 +27,10 @@ export interface WebExample {
 
 export interface WebOperation {
   name: string
+  /** A human title ("Base64", "Unix timestamp"). */
+  title: string
+  /** The words users say for it, which the search ranks by as MCP's discovery does. */
+  aliases: string[]
   category: string
   summary: string
   description: string

@@ -1,7 +1,9 @@
+import { searchOperations } from '../core/search.ts'
 import type { WebCatalogue, WebOperation } from './catalogue-types.ts'
 import { h } from './dom.ts'
 import { readFragment, writeFragment } from './fragment.ts'
 import { PIPELINE_PATH, TOOL_PATH } from './paths.ts'
+import { SEARCH_KEYSHORTCUTS, SEARCH_MODIFIER_LABEL } from './shortcuts.ts'
 
 const CATEGORY_TITLES: Record<string, string> = {
   encoders: 'Encoders',
@@ -9,31 +11,42 @@ const CATEGORY_TITLES: Record<string, string> = {
   converters: 'Converters',
 }
 
-/** Everything a search matches: the name, the summary and the words that stand for an operation's uses (its fields, its choices, its description). */
-function searchText(operation: WebOperation): string {
-  const choices = operation.fields.flatMap((field) => [field.name, ...(field.schema.enum ?? []).map(String)])
-  return [operation.name, operation.summary, operation.category, operation.description, ...choices].join(' ').toLowerCase()
+interface Card {
+  operation: WebOperation
+  item: HTMLLIElement
+  link: HTMLAnchorElement
 }
 
-/** The home page: every operation by category, filtered as the search box is typed in. */
+/**
+ * The home page: every operation by category, or, while the search box holds a query, the
+ * operations that match it, best first, ranked as MCP's discovery ranks them. The first match is
+ * highlighted, and Enter opens it, as in a launcher; the arrow keys move the highlight.
+ */
 export function homePage(catalogue: WebCatalogue): HTMLElement {
-  const cards = catalogue.operations.map((operation) => ({
-    operation,
-    text: searchText(operation),
-    item: h(
-      'li',
-      { 'data-operation': operation.name },
-      h(
-        'a',
-        { href: `${TOOL_PATH}${operation.name}`, class: 'card' },
-        h('span', { class: 'card-name' }, operation.name),
-        h('span', { class: 'card-summary' }, operation.summary),
-      ),
-    ),
+  const cards: Card[] = catalogue.operations.map((operation) => {
+    const link = h(
+      'a',
+      { href: `${TOOL_PATH}${operation.name}`, class: 'card' },
+      h('span', { class: 'card-name' }, operation.name),
+      h('span', { class: 'card-summary' }, operation.summary),
+      h('span', { class: 'card-enter', 'aria-hidden': 'true' }, 'Enter ↵'),
+    )
+    return { operation, link, item: h('li', { 'data-operation': operation.name }, link) }
+  })
+  // The words MCP's discovery ranks by (src/mcp/discovery.ts): the same words, the same order.
+  const searchable = cards.map((card) => ({
+    card,
+    name: card.operation.name,
+    title: card.operation.title,
+    summary: card.operation.summary,
+    aliases: card.operation.aliases,
+    text: card.operation.description,
   }))
   const sections = catalogue.categories.map((category) => {
-    const list = h('ul', { class: 'cards' }, ...cards.filter((card) => card.operation.category === category).map((card) => card.item))
+    const members = cards.filter((card) => card.operation.category === category)
+    const list = h('ul', { class: 'cards' })
     return {
+      members,
       list,
       section: h(
         'section',
@@ -43,6 +56,8 @@ export function homePage(catalogue: WebCatalogue): HTMLElement {
       ),
     }
   })
+  const matchList = h('ul', { class: 'cards', id: 'matches' })
+  const matches = h('section', { class: 'category', 'aria-labelledby': 'matches-heading' }, h('h2', { id: 'matches-heading' }, 'Best matches first'), matchList)
   const count = h('p', { id: 'search-count', class: 'search-count', role: 'status' })
   const search = h('input', {
     type: 'search',
@@ -50,27 +65,70 @@ export function homePage(catalogue: WebCatalogue): HTMLElement {
     placeholder: 'e.g. base64, hash, uuid, yaml, percent',
     autocomplete: 'off',
     spellcheck: 'false',
-    'aria-describedby': 'search-count',
+    'aria-describedby': 'search-count search-hint',
+    'aria-keyshortcuts': SEARCH_KEYSHORTCUTS,
   })
+  const hint = h(
+    'p',
+    { id: 'search-hint', class: 'search-hint' },
+    h('kbd', {}, 'Enter'),
+    ' opens the highlighted tool, ',
+    h('kbd', {}, '↑'),
+    ' ',
+    h('kbd', {}, '↓'),
+    ' move the highlight. ',
+    h('kbd', {}, '/'),
+    ' or ',
+    h('kbd', {}, SEARCH_MODIFIER_LABEL),
+    '+',
+    h('kbd', {}, 'K'),
+    ' comes back to this box from any page.',
+  )
+
+  let shown: Card[] = []
+  let highlighted: Card | undefined
+
+  const announce = () => {
+    const total = cards.length
+    if (search.value.trim() === '') count.textContent = `${total} tools`
+    else if (!highlighted) count.textContent = 'No tool matches.'
+    else count.textContent = `${shown.length} of ${total} tools match. Enter opens ${highlighted.operation.name}.`
+  }
+
+  const highlight = (card: Card | undefined) => {
+    highlighted?.item.classList.remove('highlighted')
+    highlighted = card
+    card?.item.classList.add('highlighted')
+    announce()
+  }
 
   const filter = () => {
-    const words = search.value.toLowerCase().split(/\s+/).filter(Boolean)
-    let shown = 0
-    for (const card of cards) {
-      const match = words.every((word) => card.text.includes(word))
-      card.item.hidden = !match
-      if (match) shown++
+    const query = search.value
+    if (query.trim() === '') {
+      shown = []
+      for (const { members, list } of sections) list.replaceChildren(...members.map((card) => card.item))
+    } else {
+      shown = searchOperations(searchable, query).map((hit) => hit.item.card)
+      matchList.replaceChildren(...shown.map((card) => card.item))
     }
-    for (const { list, section } of sections) section.hidden = [...list.children].every((item) => (item as HTMLElement).hidden)
-    count.textContent = words.length === 0 ? `${cards.length} tools` : shown === 0 ? 'No tool matches.' : `${shown} of ${cards.length} tools match.`
-    writeFragment(new URLSearchParams(search.value ? { q: search.value } : {}))
+    matches.hidden = shown.length === 0
+    for (const { section } of sections) section.hidden = query.trim() !== ''
+    highlight(shown[0])
+    writeFragment(new URLSearchParams(query ? { q: query } : {}))
   }
+
   search.addEventListener('input', filter)
-  // Enter opens the first match, as a launcher does.
   search.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter') return
-    const first = cards.find((card) => !card.item.hidden)
-    if (first) first.item.querySelector('a')?.click()
+    if (event.isComposing) return
+    if (event.key === 'Enter' && highlighted) {
+      event.preventDefault()
+      highlighted.link.click()
+    } else if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && highlighted) {
+      event.preventDefault()
+      const index = shown.indexOf(highlighted) + (event.key === 'ArrowDown' ? 1 : -1)
+      highlight(shown[Math.min(Math.max(index, 0), shown.length - 1)])
+      highlighted?.item.scrollIntoView({ block: 'nearest' })
+    }
   })
   search.value = readFragment().get('q') ?? ''
   filter()
@@ -86,7 +144,8 @@ export function homePage(catalogue: WebCatalogue): HTMLElement {
       h('a', { href: PIPELINE_PATH }, 'chain them in a pipeline'),
       '.',
     ),
-    h('div', { class: 'search', role: 'search' }, h('label', { for: 'search' }, 'Search the tools'), search, count),
+    h('div', { class: 'search', role: 'search' }, h('label', { for: 'search' }, 'Search the tools'), search, count, hint),
+    matches,
     ...sections.map(({ section }) => section),
   )
 }

@@ -4,6 +4,7 @@ import { h } from './dom.ts'
 import { homePage } from './home.ts'
 import { PIPELINE_PATH, TOOL_PATH } from './paths.ts'
 import { pipelinePage } from './pipeline.ts'
+import { isSearchShortcut } from './shortcuts.ts'
 import { toolPage } from './tool.ts'
 
 const main = document.getElementById('main')!
@@ -16,7 +17,11 @@ async function loadCatalogue(): Promise<WebCatalogue> {
   return (await response.json()) as WebCatalogue
 }
 
-/** Draws the page of the current address; `moveFocus` after a navigation inside the app, as a new page load would. */
+/**
+ * Draws the page of the current address; `moveFocus` after a navigation inside the app, as a new
+ * page load would. The home page's search box takes the focus in either case: finding a tool is
+ * what the page is for, and a launcher is typed into at once.
+ */
 function route(catalogue: WebCatalogue, moveFocus: boolean) {
   dispose?.()
   dispose = undefined
@@ -47,7 +52,22 @@ function route(catalogue: WebCatalogue, moveFocus: boolean) {
     if (current) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
-  if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus()
+  const search = main.querySelector<HTMLInputElement>('#search')
+  if (search) search.focus()
+  else if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus()
+}
+
+/** The search box, from any page: on the home page it is focused (its query selected, to type over), elsewhere the home page is opened. */
+function openSearch(catalogue: WebCatalogue) {
+  const search = main.querySelector<HTMLInputElement>('#search')
+  if (search) {
+    search.focus()
+    search.select()
+    return
+  }
+  history.pushState(null, '', '/')
+  route(catalogue, true)
+  window.scrollTo(0, 0)
 }
 
 /** Whether a link leads to a page of this app (the API reference and everything else are loaded as usual). */
@@ -78,6 +98,11 @@ async function start() {
     window.scrollTo(0, 0)
   })
   window.addEventListener('popstate', () => route(catalogue, true))
+  document.addEventListener('keydown', (event) => {
+    if (!isSearchShortcut(event)) return
+    event.preventDefault()
+    openSearch(catalogue)
+  })
   route(catalogue, false)
 }
 
