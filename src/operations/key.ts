@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPair, type JsonWebKey, type KeyObject, sign, verify } from 'node:crypto'
 import { promisify } from 'node:util'
 import { Type } from 'typebox'
+import { contentOf, elementsBetween } from '../core/der.ts'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -63,41 +64,11 @@ const TYPE_NAMES: Record<string, string> = {
   x448: 'X448',
 }
 
-// ---- A small DER reader: enough to tell key structures apart and to read a PBE's cost ----
+// ---- Telling key structures apart, and reading a PBE's cost, before OpenSSL reads them ----
 
-interface Tlv {
-  tag: number
-  content: Buffer
-}
-
-/**
- * The TLVs of a DER buffer, one after another; a length past the end is refused. A long-form length
- * is read as OpenSSL reads it, leading zero octets and all (BER), so that what OpenSSL would decode
- * is what is read here; an indefinite length is refused.
- */
-function derItems(bytes: Buffer): Tlv[] {
-  const items: Tlv[] = []
-  let offset = 0
-  while (offset < bytes.length) {
-    if (bytes.length - offset < 2) throw new Error('truncated')
-    const tag = bytes[offset]
-    let length = bytes[offset + 1]
-    offset += 2
-    if (length & 0x80) {
-      const octets = length & 0x7f
-      if (octets === 0 || bytes.length - offset < octets) throw new Error('bad length')
-      length = 0
-      for (let i = 0; i < octets; i++) {
-        length = length * 256 + bytes[offset + i]
-        if (length > bytes.length) throw new Error('truncated')
-      }
-      offset += octets
-    }
-    if (length > bytes.length - offset) throw new Error('truncated')
-    items.push({ tag, content: bytes.subarray(offset, offset + length) })
-    offset += length
-  }
-  return items
+/** The elements of `bytes` one after another, each with its content. */
+function derItems(bytes: Buffer): Array<{ tag: number; content: Buffer }> {
+  return elementsBetween(bytes, 0, bytes.length).map((element) => ({ tag: element.tag, content: contentOf(bytes, element) }))
 }
 
 const SEQUENCE = 0x30
@@ -132,7 +103,7 @@ const PBES2 = '2a864886f70d01050d'
 const PBKDF2 = '2a864886f70d01050c'
 const SCRYPT = '2b06010401da47040b'
 
-function derInteger(item: Tlv | undefined): number {
+function derInteger(item: { tag: number; content: Buffer } | undefined): number {
   if (item?.tag !== INTEGER) throw new Error('not an integer')
   if (item.content.length > 6) return Number.POSITIVE_INFINITY
   return item.content.length === 0 ? 0 : item.content.readUIntBE(0, item.content.length)

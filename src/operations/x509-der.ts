@@ -1,66 +1,5 @@
+import { bytesOf, childrenOf, contentOf, malformedDer, type Tlv } from '../core/der.ts'
 import { invalidInput } from '../core/errors.ts'
-
-/**
- * Just enough DER (ITU-T X.690) to reach the bytes a schema parser gives back decoded: names whose
- * strings are not UTF-8, signed serial numbers, the slices of a PKCS#7 bundle. It reads structures the
- * schema parser has already accepted, so it stays small; it still checks every length it reads.
- */
-export interface Tlv {
-  tag: number
-  /** Where the element's header starts, where its content starts, and where it ends. */
-  start: number
-  contentStart: number
-  end: number
-}
-
-export function readTlv(der: Uint8Array, offset: number, limit = der.length): Tlv {
-  if (offset + 2 > limit) throw malformed()
-  const tag = der[offset]
-  // High-tag-number form never appears in the structures read here.
-  if ((tag & 0x1f) === 0x1f) throw malformed()
-  let length = der[offset + 1]
-  let contentStart = offset + 2
-  if (length & 0x80) {
-    const octets = length & 0x7f
-    if (octets === 0 || octets > 4 || contentStart + octets > limit) throw malformed()
-    length = 0
-    for (let i = 0; i < octets; i++) length = length * 256 + der[contentStart + i]
-    contentStart += octets
-  }
-  const end = contentStart + length
-  if (end > limit) throw malformed()
-  return { tag, start: offset, contentStart, end }
-}
-
-/** The elements inside a constructed element, in order. */
-export function childrenOf(der: Uint8Array, parent: Tlv): Tlv[] {
-  const children: Tlv[] = []
-  for (let offset = parent.contentStart; offset < parent.end; ) {
-    const child = readTlv(der, offset, parent.end)
-    children.push(child)
-    offset = child.end
-  }
-  return children
-}
-
-/** One element of `tag` around `content`, its length in DER's shortest form. */
-export function encodeTlv(tag: number, content: Buffer): Buffer {
-  const n = content.length
-  const length: number[] = []
-  if (n < 0x80) length.push(n)
-  else {
-    for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) length.unshift(rest % 256)
-    length.unshift(0x80 | length.length)
-  }
-  return Buffer.concat([Buffer.from([tag, ...length]), content])
-}
-
-export const contentOf = (der: Uint8Array, tlv: Tlv) => Buffer.from(der.buffer, der.byteOffset + tlv.contentStart, tlv.end - tlv.contentStart)
-export const bytesOf = (der: Uint8Array, tlv: Tlv) => Buffer.from(der.buffer, der.byteOffset + tlv.start, tlv.end - tlv.start)
-
-function malformed() {
-  return invalidInput('the DER is malformed: a length runs past the end of its element')
-}
 
 /** Dotted decimal of an OBJECT IDENTIFIER's content octets (X.690 §8.19). */
 export function oidOf(content: Uint8Array): string {
@@ -179,7 +118,7 @@ export function readName(der: Uint8Array, name: Tlv): { text: string; attributes
     const parts: string[] = []
     for (const pair of childrenOf(der, rdn)) {
       const [typeTlv, valueTlv] = childrenOf(der, pair)
-      if (typeTlv === undefined || valueTlv === undefined) throw malformed()
+      if (typeTlv === undefined || valueTlv === undefined) throw malformedDer()
       const oid = oidOf(contentOf(der, typeTlv))
       const type = NAME_ATTRIBUTES[oid] ?? oid
       const text = stringValue(valueTlv.tag, contentOf(der, valueTlv))

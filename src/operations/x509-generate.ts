@@ -1,8 +1,9 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject, randomBytes, sign } from 'node:crypto'
 import { promisify } from 'node:util'
+import { readTlv } from '../core/der.ts'
 import { invalidInput, validationError } from '../core/errors.ts'
 import { pemBlock } from '../core/pem.ts'
-import { type ParsedAttribute, parseDistinguishedName, readTlv } from './x509-der.ts'
+import { type ParsedAttribute, parseDistinguishedName } from './x509-der.ts'
 import { asn1, EXTENDED_KEY_USAGES, KEY_USAGES } from './x509-parse.ts'
 
 export const KEY_TYPES = ['ed25519', 'p-256', 'p-384', 'rsa-2048', 'rsa-3072', 'rsa-4096'] as const

@@ -1,9 +1,10 @@
 import { constants, createHash, createPublicKey, type KeyObject, verify } from 'node:crypto'
+import { bytesOf, childrenOf, contentOf, encodeTlv, readTlv, type Tlv } from '../core/der.ts'
 import { invalidInput, isDevutilsError, limitExceeded } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { pemBlock, readPemBlocks } from '../core/pem.ts'
 import { type PublicKeyFacts, publicKeyFacts } from '../core/public-key.ts'
-import { bytesOf, childrenOf, contentOf, encodeTlv, type NameAttribute, oidOf, readName, readTlv, signedDecimal, type Tlv } from './x509-der.ts'
+import { type NameAttribute, oidOf, readName, signedDecimal } from './x509-der.ts'
 
 export interface Asn1 {
   schema: typeof import('@peculiar/asn1-schema')
