@@ -54,11 +54,11 @@ describe('npm run new-operation', () => {
 
     assert.match(
       read('src/operations/registry.ts'),
-      /\n {2}'password-hash': .*\n {2}'pig-latin': \(\) => import\('\.\/pig-latin\.ts'\)\.then\(\(module\) => module\.pigLatin\),\n {2}'qr-code': /,
+      /\n {2}phone: .*\n {2}'pig-latin': \(\) => import\('\.\/pig-latin\.ts'\)\.then\(\(module\) => module\.pigLatin\),\n {2}'qr-code': /,
     )
     const index = read('src/operations/index.ts')
-    assert.match(index, /\nimport \{ passwordHash \} from '\.\/password-hash\.ts'\nimport \{ pigLatin \} from '\.\/pig-latin\.ts'\nimport \{ qrCode \} /)
-    assert.match(index, /\n {2}passwordHash,\n {2}pigLatin,\n {2}qrCode,\n/)
+    assert.match(index, /\nimport \{ phone \} from '\.\/phone\.ts'\nimport \{ pigLatin \} from '\.\/pig-latin\.ts'\nimport \{ qrCode \} /)
+    assert.match(index, /\n {2}phone,\n {2}pigLatin,\n {2}qrCode,\n/)
     assert.match(read('src/operations/pig-latin.ts'), /export const pigLatin = defineOperation\(\{\n {2}name: 'pig-latin',\n {2}category: 'converters',/)
 
     const lint = run(join(ROOT, 'node_modules/.bin/biome'), ['check', ...files])
