@@ -79,7 +79,7 @@ describe('pipeline', () => {
     const unknown = await post(app, 'pipeline', { input: 'x', steps: [{ operation: 'rot13' }, { operation: 'rot14' }] })
     assert.equal(unknown.status, 400)
     assert.equal((unknown.body.error!.details as { step: number }).step, 1)
-    assert.match(unknown.body.error!.message, /^Step 1 \(rot14\): steps\[1\]\.operation must be one of: base-convert, base32, base64/)
+    assert.match(unknown.body.error!.message, /^Step 1 \(rot14\): steps\[1\]\.operation must be one of: barcode, base-convert, base-encoding, base32, base64/)
     const twenty = await post(app, 'pipeline', { input: 'x', steps: Array.from({ length: PIPELINE_MAX_STEPS }, () => ({ operation: 'rot13' })) })
     assert.equal(twenty.status, 200)
     assert.equal(twenty.body.data!.result, 'x')
@@ -143,7 +143,7 @@ describe('batch', () => {
       [false, false, true, true],
     )
     assert.equal(results[0].error!.code, 'VALIDATION_ERROR')
-    assert.match(results[0].error!.message, /requests\[0\]\.operation must be one of: base-convert/)
+    assert.match(results[0].error!.message, /requests\[0\]\.operation must be one of: barcode, base-convert/)
     assert.equal(results[1].error!.code, 'INVALID_INPUT')
   })
 
