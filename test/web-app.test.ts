@@ -336,7 +336,134 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await untilText(page, 'answer-result', 'Uryyb')
   })
 
-  test("axe finds no serious or critical violation on the home page (also while searching, and at a phone's width), the pipeline and three operation pages, light and dark", async () => {
+  test('favourites: the star on a tool page puts the tool on the home page, kept after a reload', async () => {
+    const own = await newContext()
+    const tab = await own.newPage()
+    await tab.goto(origin)
+    await untilText(tab, 'search-count', `${operations.length} tools`)
+    assert.equal(await tab.locator('#favourites').count(), 0, 'no favourites section before there is one')
+    await tab.goto(`${origin}/tools/hash`)
+    const star = tab.locator('#favourite')
+    assert.equal(await star.getAttribute('aria-pressed'), 'false')
+    await star.click()
+    assert.equal(await star.getAttribute('aria-pressed'), 'true')
+    await tab.goto(`${origin}/tools/uuid`)
+    await tab.locator('#favourite').click()
+    await tab.reload()
+    assert.equal(await tab.locator('#favourite').getAttribute('aria-pressed'), 'true', 'the star is remembered')
+    await tab.goto(origin)
+    await untilText(tab, 'search-count', `${operations.length} tools`)
+    const favouriteNames = () => tab.locator('#favourites li').evaluateAll((items) => items.map((item) => item.getAttribute('data-operation')))
+    assert.deepEqual(await favouriteNames(), ['hash', 'uuid'])
+    await tab.reload()
+    await untilText(tab, 'search-count', `${operations.length} tools`)
+    assert.deepEqual(await favouriteNames(), ['hash', 'uuid'])
+    // Above the categories, and the catalogue's cards are counted once.
+    const [favouritesTop, categoriesTop] = (await tab.evaluate(
+      `[document.getElementById('favourites').getBoundingClientRect().top, document.querySelector('section[aria-labelledby^="category-"]').getBoundingClientRect().top]`,
+    )) as number[]
+    assert.ok(favouritesTop < categoriesTop, `${favouritesTop} < ${categoriesTop}`)
+    assert.equal(await tab.locator('.cards li:visible').count(), operations.length)
+    // Unstarred, it leaves the home page.
+    await tab.locator('#favourites a', { hasText: 'hash' }).click()
+    await tab.waitForURL(`${origin}/tools/hash`)
+    await tab.locator('#favourite').click()
+    assert.equal(await tab.locator('#favourite').getAttribute('aria-pressed'), 'false')
+    await tab.goto(origin)
+    await untilText(tab, 'search-count', `${operations.length} tools`)
+    assert.deepEqual(await favouriteNames(), ['uuid'])
+    await own.close()
+  })
+
+  test('recent tools: the home page lists the tools last opened, the latest first, and hides them while searching', async () => {
+    const own = await newContext()
+    const tab = await own.newPage()
+    for (const name of ['base64', 'hash', 'url']) {
+      await tab.goto(`${origin}/tools/${name}`)
+      await tab.locator('h1').waitFor()
+    }
+    await tab.goto(origin)
+    await untilText(tab, 'search-count', `${operations.length} tools`)
+    const recentNames = () => tab.locator('#recent li').evaluateAll((items) => items.map((item) => item.getAttribute('data-operation')))
+    assert.deepEqual(await recentNames(), ['url', 'hash', 'base64'])
+    // Opened from the home page, a tool comes first again.
+    await tab.locator('#recent a', { hasText: 'base64' }).click()
+    await tab.waitForURL(`${origin}/tools/base64`)
+    await tab.goBack()
+    await tab.waitForURL(`${origin}/`)
+    await until('the recent list reordered', async () => JSON.stringify(await recentNames()) === JSON.stringify(['base64', 'url', 'hash']))
+    await tab.keyboard.type('jwt')
+    await untilText(tab, 'search-count', 'Enter opens jwt.', 'includes')
+    assert.ok(await tab.locator('#recent').isHidden(), 'the matches alone while searching')
+    await tab.locator('#search').fill('')
+    assert.ok(await tab.locator('#recent').isVisible())
+    await own.close()
+  })
+
+  /** The page's background colour, which the theme sets. */
+  const background = (target: Page) => target.evaluate('getComputedStyle(document.body).backgroundColor') as Promise<string>
+  const LIGHT_BACKGROUND = 'rgb(247, 248, 250)'
+  const DARK_BACKGROUND = 'rgb(17, 20, 24)'
+
+  test('theme: the header switches between the system theme, light and dark, and the choice is remembered', async () => {
+    const own = await newContext('light')
+    const tab = await own.newPage()
+    await tab.goto(origin)
+    const theme = tab.locator('#theme')
+    assert.equal(await theme.inputValue(), 'system')
+    assert.equal(await background(tab), LIGHT_BACKGROUND)
+    // By keyboard: the control is in the header, before the search.
+    await theme.focus()
+    await theme.selectOption('dark')
+    assert.equal(await background(tab), DARK_BACKGROUND)
+    await tab.reload()
+    await tab.locator('h1').waitFor()
+    assert.equal(await tab.locator('#theme').inputValue(), 'dark')
+    assert.equal(await background(tab), DARK_BACKGROUND, 'dark after a reload')
+    await tab.goto(`${origin}/tools/base64`)
+    assert.equal(await background(tab), DARK_BACKGROUND, 'dark on every page')
+    await tab.locator('#theme').selectOption('system')
+    assert.equal(await background(tab), LIGHT_BACKGROUND)
+    await tab.reload()
+    assert.equal(await tab.locator('#theme').inputValue(), 'system')
+    assert.equal(await background(tab), LIGHT_BACKGROUND)
+    await own.close()
+
+    // Light chosen on a system in dark.
+    const dark = await newContext('dark')
+    const darkTab = await dark.newPage()
+    await darkTab.goto(origin)
+    assert.equal(await background(darkTab), DARK_BACKGROUND)
+    await darkTab.locator('#theme').selectOption('light')
+    assert.equal(await background(darkTab), LIGHT_BACKGROUND)
+    await dark.close()
+  })
+
+  test('sizes under the input and the answer, and "Use as input" puts the answer into the input', async () => {
+    await page.goto(`${origin}/tools/base64`)
+    const input = page.locator('.field-input textarea')
+    await input.fill('héllo')
+    await untilText(page, 'answer-result', 'aMOpbGxv')
+    assert.equal(await page.locator('#input-size').textContent(), 'Input: 5 characters, 6 bytes')
+    assert.equal(await page.locator('#answer-size').textContent(), 'Answer: 8 characters, 8 bytes')
+    assert.ok(await page.locator('#input-size').isVisible())
+    await input.fill('héllo wörld')
+    await untilText(page, 'input-size', 'Input: 11 characters, 13 bytes')
+    await untilText(page, 'answer-result', 'aMOpbGxvIHfDtnJsZA==')
+    assert.equal(await page.locator('#answer-size').textContent(), 'Answer: 20 characters, 20 bytes')
+    await page.locator('#use-as-input').click()
+    assert.equal(await input.inputValue(), 'aMOpbGxvIHfDtnJsZA==')
+    await untilText(page, 'answer-result', 'YU1PcGJHeHZJSGZEdG5Kc1pBPT0=')
+    assert.equal(await page.locator('#input-size').textContent(), 'Input: 20 characters, 20 bytes')
+    assert.match(page.url(), /input=aMOpbGxvIHfDtnJsZA/)
+    // An image answer is no text to reuse.
+    await page.goto(`${origin}/tools/qr-code#input=hi`)
+    await settled()
+    assert.ok(await page.locator('#answer-image').isVisible())
+    assert.equal(await page.locator('#use-as-input').count(), 0)
+  })
+
+  test("axe finds no serious or critical violation on the home page (also while searching, and at a phone's width), the pipeline and three operation pages, light and dark, also as chosen in the header", async () => {
     const audited: string[] = []
     for (const scheme of ['light', 'dark'] as const) {
       const themed = await newContext(scheme)
@@ -365,8 +492,32 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await phonePage.goto(`${origin}/#q=base`)
     await untilText(phonePage, 'search-count', 'Enter opens', 'includes')
     await audit(phonePage, 'phone /#q=base')
+    await phonePage.goto(`${origin}/tools/base64#input=hi`)
+    await settled(phonePage)
+    await audit(phonePage, 'phone /tools/base64')
+    await phonePage.goto(origin)
+    await phonePage.locator('#recent li').first().waitFor()
+    await audit(phonePage, 'phone /, recent tools')
     await phone.close()
-    assert.equal(audited.length, 13)
+    // Each theme chosen in the header against the system's other one.
+    for (const [system, chosen] of [
+      ['light', 'dark'],
+      ['dark', 'light'],
+    ] as const) {
+      const toggled = await newContext(system)
+      const togglePage = await toggled.newPage()
+      await togglePage.goto(`${origin}/tools/base64#input=hi`)
+      await settled(togglePage)
+      await togglePage.locator('#theme').selectOption(chosen)
+      await togglePage.locator('#favourite').click()
+      await audit(togglePage, `${chosen} chosen on ${system} /tools/base64`)
+      // The home page with its favourites and recent tools.
+      await togglePage.goto(origin)
+      await togglePage.locator('#recent li').first().waitFor()
+      await audit(togglePage, `${chosen} chosen on ${system} /`)
+      await toggled.close()
+    }
+    assert.equal(audited.length, 19)
 
     async function audit(auditPage: Page, label: string) {
       await auditPage.locator('h1').waitFor()

@@ -2,6 +2,7 @@ import { searchOperations } from '../core/search.ts'
 import type { WebCatalogue, WebOperation } from './catalogue-types.ts'
 import { h } from './dom.ts'
 import { readFragment, writeFragment } from './fragment.ts'
+import { habitSections } from './habits.ts'
 import { PIPELINE_PATH, TOOL_PATH } from './paths.ts'
 import { SEARCH_KEYSHORTCUTS, SEARCH_MODIFIER_LABEL } from './shortcuts.ts'
 
@@ -130,8 +131,13 @@ export function homePage(catalogue: WebCatalogue): HTMLElement {
       highlighted?.item.scrollIntoView({ block: 'nearest' })
     }
   })
+  const habits = habitSections(catalogue)
+  search.addEventListener('input', () => {
+    for (const section of habits) section.hidden = search.value.trim() !== ''
+  })
   search.value = readFragment().get('q') ?? ''
   filter()
+  for (const section of habits) section.hidden = search.value.trim() !== ''
 
   return h(
     'div',
@@ -146,6 +152,7 @@ export function homePage(catalogue: WebCatalogue): HTMLElement {
     ),
     h('div', { class: 'search', role: 'search' }, h('label', { for: 'search' }, 'Search the tools'), search, count, hint),
     matches,
+    ...habits,
     ...sections.map(({ section }) => section),
   )
 }

@@ -1,10 +1,12 @@
 import './style.css'
 import type { WebCatalogue } from './catalogue-types.ts'
 import { h } from './dom.ts'
+import { favouriteToggle, recordVisit } from './habits.ts'
 import { homePage } from './home.ts'
 import { PIPELINE_PATH, TOOL_PATH } from './paths.ts'
 import { pipelinePage } from './pipeline.ts'
 import { isSearchShortcut } from './shortcuts.ts'
+import { themeControl } from './theme.ts'
 import { toolPage } from './tool.ts'
 
 const main = document.getElementById('main')!
@@ -31,6 +33,14 @@ function route(catalogue: WebCatalogue, moveFocus: boolean) {
     const operation = catalogue.operations.find((candidate) => candidate.name === decodeURIComponent(path.slice(TOOL_PATH.length)))
     if (operation) {
       const page = toolPage(operation)
+      // The star beside the tool's name, placed here so that the page's own layout stays as it is.
+      const heading = page.element.querySelector('h1')
+      if (heading) {
+        const row = h('div', { class: 'title-row' })
+        heading.before(row)
+        row.append(heading, favouriteToggle(operation.name))
+      }
+      recordVisit(operation.name)
       main.replaceChildren(page.element)
       dispose = page.dispose
       title = `${operation.name}: ${operation.summary} · devutils`
@@ -106,4 +116,5 @@ async function start() {
   route(catalogue, false)
 }
 
+document.querySelector('.site-header')?.append(themeControl())
 void start()

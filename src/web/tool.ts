@@ -6,6 +6,7 @@ import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
 import { buildForm, runOnSubmit } from './form.ts'
 import { readFragment, writeFragment } from './fragment.ts'
+import { toolHabits } from './habits.ts'
 import { pageLayout } from './page.ts'
 
 const DEBOUNCE_MS = 250
@@ -50,6 +51,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     if (answer.success) {
       panel.showProcessingTime(answer.meta.processingTime)
       answerSlot.replaceChildren(renderData(answer, operation))
+      habits.answered(answer.data)
       return
     }
     const { error } = answer
@@ -111,6 +113,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     ),
   )
   runOnSubmit(formElement, run)
+  const habits = toolHabits(operation, form, answerSlot)
 
   const element = pageLayout({
     attributes: { class: 'tool', 'data-operation': operation.name },
