@@ -15,7 +15,7 @@ import { ZXING_WASM_FILE } from '../src/core/zxing.ts'
 import { buildApp } from '../src/http/app.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
-import { WEB_ASSETS_PATH } from '../src/web/paths.ts'
+import { PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../src/web/paths.ts'
 import {
   assertEnginesCoverFloor,
   type BundledPackage,
@@ -158,7 +158,8 @@ await buildWebApp(join(outdir, 'web'))
 /**
  * The web app served at `/`: its script and style under content-hashed names (cached for a year),
  * the catalogue of operations it draws its forms from, and index.html, which names them and is
- * revalidated at every load. It holds no third-party code.
+ * revalidated at every load; the manifest that makes it installable, and the service worker that
+ * keeps this build's files for use offline. It holds no third-party code.
  */
 async function buildWebApp(webOutdir: string) {
   mkdirSync(webOutdir, { recursive: true })
@@ -185,11 +186,53 @@ async function buildWebApp(webOutdir: string) {
   const icon = writeHashed(webOutdir, 'icon', 'svg', readFileSync(join(root, 'src/web/icon.svg'), 'utf8'))
   const names: Record<string, string> = { '%SCRIPT%': script, '%STYLE%': style, '%CATALOGUE%': catalogue, '%ICON%': icon }
   const html = readFileSync(join(root, 'src/web/index.html'), 'utf8').replace(/%[A-Z]+%/g, (placeholder) => {
+    if (placeholder === '%MANIFEST%') return WEB_MANIFEST_PATH
     if (!(placeholder in names)) throw new Error(`src/web/index.html has an unknown placeholder ${placeholder}`)
     return `${WEB_ASSETS_PATH}${names[placeholder]}`
   })
   writeFileSync(join(webOutdir, 'index.html'), html)
+  const manifest = webManifest(`${WEB_ASSETS_PATH}${icon}`)
+  writeFileSync(join(webOutdir, basename(WEB_MANIFEST_PATH)), manifest)
+  const precache = ['/', WEB_MANIFEST_PATH, ...Object.values(names).map((name) => `${WEB_ASSETS_PATH}${name}`)]
+  // The cache is named after what it holds: index.html and the manifest are not content-named themselves.
+  const version = createHash('sha256').update(html).update(manifest).update(precache.join('\n')).digest('base64url').slice(0, 10)
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/web/service-worker.ts'],
+    outfile: join(webOutdir, basename(SERVICE_WORKER_PATH)),
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome111', 'firefox114', 'safari16.4'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: {
+      PRECACHE: JSON.stringify(precache),
+      CACHE_NAME: JSON.stringify(`devutils-${version}`),
+      PAGE_PATHS: JSON.stringify({ exact: ['/', PIPELINE_PATH], prefixes: [TOOL_PATH] }),
+    },
+  })
   compressBesideEach(webOutdir)
+}
+
+/** The web app manifest: what a browser needs to install the app, with the theme's colours of the light scheme. */
+function webManifest(icon: string): string {
+  return `${JSON.stringify(
+    {
+      name: 'devutils',
+      short_name: 'devutils',
+      description: packageJson.description,
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#f7f8fa',
+      theme_color: '#1a56b8',
+      icons: [{ src: icon, sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+    },
+    null,
+    2,
+  )}\n`
 }
 
 /** `name.gz` beside each file that gzip makes smaller, so the server reads its answers compressed rather than compressing at start-up. */

@@ -463,6 +463,58 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     assert.equal(await page.locator('#use-as-input').count(), 0)
   })
 
+  test('offline: with the service worker active, the pages open with the network off, and a call says it is offline', async () => {
+    const own = await newContext()
+    const tab = await own.newPage()
+    await tab.goto(`${origin}/tools/base64`)
+    await until('the service worker controlling the page', async () => (await tab.evaluate('navigator.serviceWorker.controller !== null')) as boolean)
+    // One cache, named by this build.
+    assert.deepEqual(await tab.evaluate('caches.keys()'), [await cacheName()])
+    const cdp = await own.newCDPSession(tab)
+    // Chromium's own check of the manifest, the icon and the worker; a test's context is a private window, where nothing installs.
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+    assert.deepEqual(
+      installabilityErrors.filter(({ errorId }) => errorId !== 'in-incognito'),
+      [],
+      'Chromium would install the app',
+    )
+    await cdp.send('Network.enable')
+    const network = (offline: boolean) => cdp.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    await network(true)
+    try {
+      assert.equal(await tab.evaluate('navigator.onLine'), false)
+      await tab.goto(origin)
+      await untilText(tab, 'search-count', `${operations.length} tools`)
+      assert.equal(await tab.locator('.cards li:visible').count(), operations.length)
+      await tab.reload()
+      await untilText(tab, 'search-count', `${operations.length} tools`)
+      await tab.goto(`${origin}/tools/base64`)
+      assert.equal(await tab.locator('h1').textContent(), 'base64')
+      await tab.reload()
+      assert.equal(await tab.locator('h1').textContent(), 'base64')
+      await tab.goto(`${origin}/pipeline`)
+      assert.equal(await tab.locator('h1').textContent(), 'Pipeline')
+      // A call: a prompt message, not a wait.
+      await tab.goto(`${origin}/tools/base64`)
+      const started = Date.now()
+      await tab.locator('.field-input textarea').fill('hello')
+      await untilText(tab, 'answer-status', 'you are offline', 'includes')
+      assert.ok(Date.now() - started < 5000)
+      assert.equal(await tab.locator('#answer-status').getAttribute('class'), 'status error')
+    } finally {
+      await network(false)
+    }
+    await tab.locator('#run').click()
+    await untilText(tab, 'answer-result', 'aGVsbG8=')
+    await own.close()
+
+    /** The cache the build named in the worker's script. */
+    async function cacheName(): Promise<string> {
+      const script = (await request(app, { method: 'GET', url: '/sw.js' })).body
+      return /"(devutils-[\w-]+)"/.exec(script)?.[1] ?? 'none'
+    }
+  })
+
   test("axe finds no serious or critical violation on the home page (also while searching, and at a phone's width), the pipeline and three operation pages, light and dark, also as chosen in the header", async () => {
     const audited: string[] = []
     for (const scheme of ['light', 'dark'] as const) {
@@ -589,6 +641,45 @@ describe('the web app as served', () => {
     }
     assert.equal((await request(app, { method: 'GET', url: '/tools/nope' })).statusCode, 404)
     assert.equal((await request(app, { method: 'GET', url: '/tools/pipeline' })).statusCode, 404)
+  })
+
+  test('the manifest: linked from every page, valid JSON with what an install needs, its icon served', async () => {
+    const index = (await request(app, { method: 'GET', url: '/' })).body
+    assert.match(index, /<link rel="manifest" href="\/manifest\.webmanifest">/)
+    const csp = String((await request(app, { method: 'GET', url: '/' })).headers['content-security-policy'])
+    assert.match(csp, /manifest-src 'self'/)
+    assert.match(csp, /worker-src 'self'/)
+    const response = await request(app, { method: 'GET', url: '/manifest.webmanifest' })
+    assert.equal(response.statusCode, 200)
+    assert.match(String(response.headers['content-type']), /^application\/manifest\+json/)
+    assert.equal(response.headers['cache-control'], 'no-cache')
+    const manifest = JSON.parse(response.body) as Record<string, unknown>
+    assert.equal(manifest.name, 'devutils')
+    assert.equal(manifest.start_url, '/')
+    assert.equal(manifest.display, 'standalone')
+    assert.match(String(manifest.theme_color), /^#[0-9a-f]{6}$/)
+    assert.match(String(manifest.background_color), /^#[0-9a-f]{6}$/)
+    const icons = manifest.icons as Array<{ src: string; sizes: string; type: string }>
+    assert.equal(icons.length, 1)
+    assert.equal(icons[0].type, 'image/svg+xml')
+    assert.equal(icons[0].sizes, 'any')
+    assert.ok(index.includes(`href="${icons[0].src}"`), 'the same icon as the pages')
+    const icon = await request(app, { method: 'GET', url: icons[0].src })
+    assert.equal(icon.statusCode, 200)
+    assert.match(icon.body, /^<svg/)
+  })
+
+  test("the service worker: at the root, revalidated at every load, keeping this build's files", async () => {
+    const response = await request(app, { method: 'GET', url: '/sw.js' })
+    assert.equal(response.statusCode, 200)
+    assert.match(String(response.headers['content-type']), /^text\/javascript/)
+    assert.equal(response.headers['cache-control'], 'no-cache')
+    // Its own requests are governed by the policy it is served with.
+    assert.match(String(response.headers['content-security-policy']), /connect-src 'self'/)
+    const index = (await request(app, { method: 'GET', url: '/' })).body
+    for (const [, asset] of index.matchAll(/(?:href|src|content)="(\/assets\/[^"]+)"/g)) assert.ok(response.body.includes(`"${asset}"`), `${asset} is kept`)
+    assert.match(response.body, /"devutils-[\w-]{10}"/)
+    for (const url of ['/assets/sw.js', '/assets/manifest.webmanifest']) assert.equal((await request(app, { method: 'GET', url })).statusCode, 404, url)
   })
 
   test('assets: hashed names cached for a year, gzip when asked, and the whole app within a few hundred KB', async () => {

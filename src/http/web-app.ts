@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type helmet from 'helmet'
 import { DevutilsError } from '../core/errors.ts'
 import { type AnyOperation, CATEGORIES } from '../core/operation.ts'
-import { PIPELINE_PATH, TOOL_PATH, WEB_ASSETS_PATH } from '../web/paths.ts'
+import { PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../web/paths.ts'
 import { securityHeaders } from './protection.ts'
 
 /**
@@ -20,7 +20,11 @@ const MEDIA_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
 }
+
+/** The files served at their own fixed address, never under /assets/ with a year of caching. */
+const FIXED_ADDRESS_FILES = new Set(['index.html', SERVICE_WORKER_PATH.slice(1), WEB_MANIFEST_PATH.slice(1)])
 
 /**
  * The pages' own policy, stricter than the docs page's: scripts, styles and everything else from
@@ -37,6 +41,9 @@ const WEB_APP_HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
       imgSrc: ["'self'", 'blob:'],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
+      // The service worker (whose own requests this policy governs too) and the manifest.
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       formAction: ["'self'"],
@@ -53,8 +60,9 @@ interface WebFile {
 }
 
 /**
- * Serves the web app: index.html at `/`, at each operation's page and at the pipeline page, and the
- * hashed files under /assets/ with a year of caching (a new build gives them new names). Everything
+ * Serves the web app: index.html at `/`, at each operation's page and at the pipeline page, its
+ * service worker and manifest at their fixed addresses, and the hashed files under /assets/ with a
+ * year of caching (a new build gives them new names). Everything
  * is read once, at start-up, with the gzip copy the build wrote beside each file. Without a build, the pages answer 503 and say so.
  */
 export async function webApp(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
@@ -78,9 +86,18 @@ export async function webApp(app: FastifyInstance, { operations }: { operations:
     if (!operationNames.has((request.params as { name: string }).name)) return reply.callNotFound()
     return sendPage(request, reply)
   })
+  // Revalidated at every load, as index.html is, so that a new build's worker and manifest are seen at once.
+  for (const path of [SERVICE_WORKER_PATH, WEB_MANIFEST_PATH]) {
+    app.get(path, hidden, (request, reply) => {
+      const file = files.get(path.slice(1))
+      if (!file) return reply.callNotFound()
+      reply.headers(htmlHeaders).header('cache-control', 'no-cache')
+      return sendFile(request, reply, file)
+    })
+  }
   app.get(`${WEB_ASSETS_PATH}:file`, hidden, (request, reply) => {
     const name = (request.params as { file: string }).file
-    const file = name === 'index.html' ? undefined : files.get(name)
+    const file = FIXED_ADDRESS_FILES.has(name) ? undefined : files.get(name)
     if (!file) return reply.callNotFound()
     reply.header('cache-control', 'public, max-age=31536000, immutable')
     return sendFile(request, reply, file)

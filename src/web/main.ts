@@ -3,7 +3,7 @@ import type { WebCatalogue } from './catalogue-types.ts'
 import { h } from './dom.ts'
 import { favouriteToggle, recordVisit } from './habits.ts'
 import { homePage } from './home.ts'
-import { PIPELINE_PATH, TOOL_PATH } from './paths.ts'
+import { PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH } from './paths.ts'
 import { pipelinePage } from './pipeline.ts'
 import { isSearchShortcut } from './shortcuts.ts'
 import { themeControl } from './theme.ts'
@@ -116,5 +116,17 @@ async function start() {
   route(catalogue, false)
 }
 
+/**
+ * The service worker keeps the app's files, so that its pages open with the network off. Browsers
+ * offer workers only to secure origins (HTTPS, localhost): elsewhere the app runs as before.
+ */
+function registerServiceWorker() {
+  if (!('serviceWorker' in navigator)) return
+  navigator.serviceWorker.register(SERVICE_WORKER_PATH, { scope: '/' }).catch(() => {
+    // Without the worker, the pages need the network, as they did before it.
+  })
+}
+
 document.querySelector('.site-header')?.append(themeControl())
 void start()
+registerServiceWorker()

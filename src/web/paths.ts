@@ -6,3 +6,9 @@ export const TOOL_PATH = '/tools/'
 
 /** The page that chains operations. */
 export const PIPELINE_PATH = '/pipeline'
+
+/** The web app manifest, at a fixed address (index.html links it; an installed app keeps it). */
+export const WEB_MANIFEST_PATH = '/manifest.webmanifest'
+
+/** The service worker, at the root, so that its scope covers every page of the app. */
+export const SERVICE_WORKER_PATH = '/sw.js'
