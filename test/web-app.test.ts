@@ -466,10 +466,13 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
   test('offline: with the service worker active, the pages open with the network off, and a call says it is offline', async () => {
     const own = await newContext()
     const tab = await own.newPage()
+    // The cache an earlier build left, and another's, made from an address of the origin where no page registers the worker.
+    await tab.goto(`${origin}/api/v1`)
+    await tab.evaluate(`Promise.all([caches.open('devutils-earlier-build'), caches.open('another-app')])`)
     await tab.goto(`${origin}/tools/base64`)
     await until('the service worker controlling the page', async () => (await tab.evaluate('navigator.serviceWorker.controller !== null')) as boolean)
-    // One cache, named by this build.
-    assert.deepEqual(await tab.evaluate('caches.keys()'), [await cacheName()])
+    // This build's cache replaces the earlier one.
+    assert.deepEqual(((await tab.evaluate('caches.keys()')) as string[]).sort(), ['another-app', await cacheName()].sort())
     const cdp = await own.newCDPSession(tab)
     // Chromium's own check of the manifest, the icon and the worker; a test's context is a private window, where nothing installs.
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
