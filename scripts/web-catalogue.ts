@@ -1,9 +1,9 @@
 import { type AnyOperation, CATEGORIES } from '../src/core/operation.ts'
 import { PIPELINE_MAX_STEPS } from '../src/core/workflows.ts'
-import type { FieldSchema, WebCatalogue, WebOperation } from '../src/web/catalogue-types.ts'
+import type { OutputField, WebCatalogue, WebOperation } from '../src/web/catalogue-types.ts'
 
 interface ObjectSchema {
-  properties?: Record<string, FieldSchema & { description?: string }>
+  properties?: Record<string, Record<string, unknown>>
   required?: string[]
 }
 
@@ -39,7 +39,7 @@ function webOperation(operation: AnyOperation): WebOperation {
       required: required.has(name),
       schema: JSON.parse(JSON.stringify(schema)),
     })),
-    outputFields: Object.fromEntries(Object.entries(output.properties ?? {}).map(([name, schema]) => [name, schema.description ?? ''])),
+    outputFields: Object.fromEntries(Object.entries(output.properties ?? {}).map(([name, schema]) => [name, outputField(schema)])),
     examples: operation.examples.map((example) => ({
       summary: example.summary,
       input: example.input as Record<string, unknown>,
@@ -48,4 +48,30 @@ function webOperation(operation: AnyOperation): WebOperation {
     deliberatelySlow: operation.deliberatelySlow === true,
     verdictField: operation.verdict?.field,
   }
+}
+
+/**
+ * What the answer's views read of an output field's schema: its description, and the annotations
+ * that say what a value means (a date-time, a colour, a media type), down through arrays, records
+ * and objects; nothing where a nested schema says nothing.
+ */
+function outputField(schema: Record<string, unknown>, nested = false): OutputField {
+  const field: OutputField = {}
+  if (!nested && typeof schema.description === 'string') field.description = schema.description
+  if (typeof schema.format === 'string') field.format = schema.format
+  if (typeof schema.contentMediaType === 'string') field.contentMediaType = schema.contentMediaType
+  const inner = (value: unknown) => {
+    const annotated = typeof value === 'object' && value !== null ? outputField(value as Record<string, unknown>, true) : {}
+    return Object.keys(annotated).length > 0 ? annotated : undefined
+  }
+  const items = inner(schema.items)
+  if (items) field.items = items
+  const values = inner(Object.values((schema.patternProperties ?? {}) as Record<string, unknown>)[0] ?? schema.additionalProperties)
+  if (values) field.values = values
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, unknown>).flatMap(([name, property]) => {
+    const annotated = inner(property)
+    return annotated ? [[name, annotated] as const] : []
+  })
+  if (properties.length > 0) field.properties = Object.fromEntries(properties)
+  return field
 }

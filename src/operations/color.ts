@@ -221,7 +221,7 @@ const verdicts = (level: string, normal: number, large: number) =>
   )
 
 const colorOutput = Type.Object({
-  result: Type.String({ description: 'The colour as hex: `#rrggbb`, or `#rrggbbaa` when alpha is below 1 (8 bits a channel, rounded).' }),
+  result: Type.String({ format: 'color', description: 'The colour as hex: `#rrggbb`, or `#rrggbbaa` when alpha is below 1 (8 bits a channel, rounded).' }),
   rgb: Type.String({ description: 'As `rgb(r g b)`, channels 0–255 with up to 4 decimals.' }),
   hsl: Type.String({ description: 'As `hsl(h s% l%)`; the hue is `none` for a grey.' }),
   hwb: Type.String({ description: 'As `hwb(h w% b%)`; the hue is `none` for a grey.' }),

@@ -454,7 +454,7 @@ export const cron = defineOperation({
     result: Type.String({ description: 'The expression in plain English (the same as `description`).' }),
     description: Type.String({ description: 'The expression in plain English.' }),
     fields: fieldsSchema,
-    next: Type.Array(Type.String(), {
+    next: Type.Array(Type.String({ format: 'date-time' }), {
       description: 'The next runs, ISO 8601 with the offset in `timezone`, in order; fewer than `count` only if the search reaches the end of year 9999.',
     }),
     timezone: Type.String({ description: 'The time zone used.' }),

@@ -382,7 +382,7 @@ export const jwt = defineOperation({
     payload: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'verify, when valid: the verified claims. sign: the claims signed.' })),
     signature: Type.Optional(Type.String({ description: 'decode: the signature, base64url, as in the token.' })),
     dates: Type.Optional(
-      Type.Record(Type.String(), Type.String(), {
+      Type.Record(Type.String(), Type.String({ format: 'date-time' }), {
         description: 'decode, and verify when valid: the exp, nbf and iat claims as ISO 8601 dates (those present as numbers).',
       }),
     ),

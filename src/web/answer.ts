@@ -1,15 +1,25 @@
 import type { Answer } from './api.ts'
+import type { OutputField } from './catalogue-types.ts'
+import { diffView, isChangeList, isHunkList } from './diff-view.ts'
 import { copyButton, h } from './dom.ts'
+import { imageBlob, imageView } from './image-view.ts'
+import { instantsList, instantsOf, instantView, isEmpty, isRecord, isVerdicts, type Json, recordTable, stringList, swatch, verdictBadges } from './views.ts'
 
 interface AnswerContext {
-  /** The fields of `data` with their descriptions. */
-  outputFields: Record<string, string>
+  /** Names the downloads. */
+  name: string
+  /** The fields of `data`: their descriptions and what their schemas say they are. */
+  outputFields: Record<string, OutputField>
   verdictField?: string
 }
 
-/** Renders a successful answer: the result first, then every other field of `data`, then all of it as JSON. */
+/**
+ * Renders a successful answer: the result first, in the view its shape asks for, then the other
+ * fields that say something (empty ones are left out), each in its view, then all of it as JSON.
+ */
 export function renderData(answer: Extract<Answer, { success: true }>, context: AnswerContext): HTMLElement {
-  const { data } = answer
+  const data = answer.data as Record<string, Json>
+  const schemas = context.outputFields
   const view = h('div', { class: 'answer' })
   const verdict = context.verdictField === undefined ? undefined : data[context.verdictField]
   if (typeof verdict === 'boolean') {
@@ -23,26 +33,59 @@ export function renderData(answer: Extract<Answer, { success: true }>, context: 
       ),
     )
   }
-  if ('result' in data) view.append(resultView(data))
-  const others = Object.entries(data).filter(([name]) => name !== 'result')
-  if (others.length > 0) {
-    view.append(
-      h(
-        'dl',
-        { class: 'data-fields' },
-        ...others.flatMap(([name, value]) => [
-          h('dt', { title: context.outputFields[name] ?? '' }, name),
-          h('dd', {}, name === 'changes' && isChangeList(value) ? changesView(value) : valueView(value)),
-        ]),
-      ),
-    )
+
+  const shown = new Set<string>(context.verdictField === undefined ? [] : [context.verdictField])
+  const isDiff = typeof data.result === 'string' && (isHunkList(data.hunks) || isChangeList(data.changes))
+  if (isDiff) for (const name of ['hunks', 'changes', 'additions', 'deletions']) shown.add(name)
+  // Dates keyed by what they date are shown beside the values they date, in the tables.
+  const dateRecords = Object.entries(data).filter(([name, value]) => instantsOf(schemas[name]) === 'record' && isRecord(value))
+  const dates = Object.assign({}, ...dateRecords.map(([, value]) => value)) as Record<string, string>
+
+  if ('result' in data && !isRecord(data.result)) {
+    view.append(resultView(data, context, isDiff))
+    shown.add('result')
   }
+  // A field that repeats the result says nothing new.
+  for (const [name, value] of Object.entries(data)) if (name !== 'result' && typeof value === 'string' && value === data.result) shown.add(name)
+
+  const scalars: HTMLElement[] = []
+  const blocks: HTMLElement[] = []
+  const tables: HTMLElement[] = []
+  const dated = new Set<string>()
+  for (const [name, value] of Object.entries(data)) {
+    if (shown.has(name) || isEmpty(value) || name === 'result') continue
+    const schema = schemas[name]
+    const instants = instantsOf(schema)
+    if (instants === 'list' && Array.isArray(value)) blocks.push(section(name, schema, instantsList(value.map(String))))
+    else if (instants === 'record' && isRecord(value)) continue
+    else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) blocks.push(section(name, schema, stringList(value as string[])))
+    else if (isVerdicts(value)) blocks.push(section(name, schema, verdictBadges(value)))
+    else if (isRecord(value) && Object.values(value).every((inner) => !isRecord(inner))) {
+      for (const key of Object.keys(value)) if (key in dates) dated.add(key)
+      tables.push(recordTable(name, value, dates))
+    } else if (typeof value === 'object' && value !== null)
+      blocks.push(section(name, schema, h('pre', { class: 'code', tabindex: 0 }, JSON.stringify(value, null, 2))))
+    else scalars.push(h('dt', { title: schema?.description ?? '' }, name), h('dd', {}, scalarView(value, schema)))
+  }
+  // An object result comes after the objects that describe it, as a token's header before its claims.
+  if (isRecord(data.result)) {
+    for (const key of Object.keys(data.result)) if (key in dates) dated.add(key)
+    tables.push(recordTable('result', data.result, dates))
+  }
+  // Dates no table showed get their own list.
+  for (const [name, value] of dateRecords) {
+    const rest = Object.entries(value as Record<string, string>).filter(([key]) => !dated.has(key))
+    if (rest.length > 0) tables.push(recordTable(name, Object.fromEntries(rest), dates))
+  }
+  if (scalars.length > 0) view.append(h('dl', { class: 'data-fields' }, ...scalars))
+  view.append(...blocks, ...tables)
+
   const json = JSON.stringify(data, null, 2)
   view.append(
     h(
       'details',
       { class: 'raw' },
-      h('summary', {}, 'All data as JSON'),
+      h('summary', {}, 'JSON'),
       h(
         'div',
         { class: 'toolbar' },
@@ -54,8 +97,21 @@ export function renderData(answer: Extract<Answer, { success: true }>, context: 
   return view
 }
 
-function resultView(data: Record<string, unknown>): HTMLElement {
+function section(name: string, schema: OutputField | undefined, content: HTMLElement): HTMLElement {
+  return h('section', { class: 'data-block', 'aria-label': name }, h('h3', { title: schema?.description ?? '' }, name), content)
+}
+
+function scalarView(value: Json, schema: OutputField | undefined): Node {
+  if (typeof value === 'string') {
+    if (schema?.format === 'date-time') return instantView(value)
+    return h('span', { class: 'string-value' }, value)
+  }
+  return h('code', {}, String(value))
+}
+
+function resultView(data: Record<string, Json>, context: AnswerContext, isDiff: boolean): HTMLElement {
   const result = data.result
+  const schema = context.outputFields.result
   const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2)
   const block = h(
     'section',
@@ -67,80 +123,21 @@ function resultView(data: Record<string, unknown>): HTMLElement {
       copyButton('Copy', () => text),
     ),
   )
-  const image = typeof result === 'string' && typeof data.mediaType === 'string' ? imageOf(result, data.mediaType) : undefined
-  if (image) block.append(image)
-  if (typeof result === 'string' && Array.isArray(data.hunks)) block.append(patchView(result))
-  else if (!image)
-    block.append(
-      h(
-        'pre',
-        {
-          class: `code result-text${typeof data.mediaType === 'string' && data.mediaType.startsWith('text/plain') ? ' tight' : ''}`,
-          id: 'answer-result',
-          tabindex: 0,
-        },
-        text,
-      ),
+  const blob = typeof result === 'string' && typeof data.mediaType === 'string' ? imageBlob(result, data.mediaType) : undefined
+  if (blob) block.append(imageView(blob, context.name))
+  else if (isDiff) block.append(diffView(data))
+  else if (Array.isArray(result) && instantsOf(schema) === 'list') block.append(instantsList(result.map(String)))
+  else {
+    const pre = h(
+      'pre',
+      {
+        class: `code result-text${typeof data.mediaType === 'string' && data.mediaType.startsWith('text/plain') ? ' tight' : ''}`,
+        id: 'answer-result',
+        tabindex: 0,
+      },
+      text,
     )
+    block.append(schema?.format === 'color' && typeof result === 'string' ? h('div', { class: 'swatch-row' }, swatch(result), pre) : pre)
+  }
   return block
-}
-
-/** An image result (a QR code or a barcode) drawn from a blob: URL, which the page's CSP allows where an inline data: URL would not be needed. */
-function imageOf(result: string, mediaType: string): HTMLElement | undefined {
-  let blob: Blob
-  if (mediaType === 'image/svg+xml') blob = new Blob([result], { type: mediaType })
-  else if (mediaType === 'image/png') blob = new Blob([Uint8Array.from(atob(result), (char) => char.charCodeAt(0))], { type: mediaType })
-  else return undefined
-  const url = URL.createObjectURL(blob)
-  const image = h('img', { src: url, alt: 'The generated code', class: 'result-image', id: 'answer-image' })
-  image.addEventListener('load', () => URL.revokeObjectURL(url), { once: true })
-  return h('div', { class: 'image-frame' }, image)
-}
-
-/** A unified diff with its added and removed lines coloured. */
-function patchView(patch: string): HTMLElement {
-  const pre = h('pre', { class: 'code patch', id: 'answer-result', tabindex: 0 })
-  for (const line of patch.split('\n')) {
-    const kind =
-      line.startsWith('+++') || line.startsWith('---')
-        ? 'file'
-        : line.startsWith('@@')
-          ? 'hunk'
-          : line.startsWith('+')
-            ? 'added'
-            : line.startsWith('-')
-              ? 'removed'
-              : ''
-    pre.append(h('span', { class: kind }, `${line}\n`))
-  }
-  return pre
-}
-
-interface Change {
-  value: string
-  added: boolean
-  removed: boolean
-}
-
-function isChangeList(value: unknown): value is Change[] {
-  return Array.isArray(value) && value.every((change) => typeof change === 'object' && change !== null && typeof change.value === 'string')
-}
-
-/** The changes of a diff inline, insertions and deletions marked as such (not by colour alone). */
-function changesView(changes: Change[]): HTMLElement {
-  return h(
-    'pre',
-    { class: 'code changes', tabindex: 0 },
-    ...changes.map((change) => (change.added ? h('ins', {}, change.value) : change.removed ? h('del', {}, change.value) : change.value)),
-  )
-}
-
-function valueView(value: unknown): Node {
-  if (value === null) return h('code', {}, 'null')
-  if (typeof value === 'object') {
-    if (Array.isArray(value) && value.length === 0) return h('code', {}, '[]')
-    return h('pre', { class: 'code', tabindex: 0 }, JSON.stringify(value, null, 2))
-  }
-  if (typeof value === 'string') return h('span', { class: 'string-value' }, value)
-  return h('code', {}, String(value))
 }

@@ -18,6 +18,18 @@ export interface FieldSchema {
   items?: FieldSchema
 }
 
+/** An output field's schema as the answer's views read it. */
+export interface OutputField {
+  description?: string
+  /** `date-time` (an instant), `color` (a CSS colour). */
+  format?: string
+  contentMediaType?: string
+  items?: OutputField
+  /** A record's values. */
+  values?: OutputField
+  properties?: Record<string, OutputField>
+}
+
 export interface WebExample {
   summary: string
   input: Record<string, unknown>
@@ -36,8 +48,8 @@ export interface WebOperation {
   description: string
   /** The input's fields in the schema's order. */
   fields: Array<{ name: string; required: boolean; schema: FieldSchema }>
-  /** The top-level fields of `data`, with their descriptions. */
-  outputFields: Record<string, string>
+  /** The top-level fields of `data`: their descriptions, and what the views read of their schemas. */
+  outputFields: Record<string, OutputField>
   examples: WebExample[]
   deliberatelySlow: boolean
   /** The boolean field of `data` that says whether a check held. */
