@@ -33,6 +33,9 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     timer = setTimeout(run, DEBOUNCE_MS)
   }
   const form = buildForm(operation.fields, onChange)
+  // The main field leads the page on a phone, the answer right under it.
+  const mainField = operation.fields.find((field) => field.required)?.name ?? operation.fields[0]?.name
+  form.element.querySelector(`[data-field="${mainField}"]`)?.classList.add('main-field')
 
   async function run() {
     clearTimeout(timer)
