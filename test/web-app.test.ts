@@ -678,6 +678,13 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     const svgFile = await svgDownloading
     assert.equal(svgFile.suggestedFilename(), 'qr-code.svg')
     assert.match(readFileSync((await svgFile.path())!, 'utf8'), /^<svg|^<\?xml/)
+
+    // Copied as an image where the clipboard takes one, not as its markup.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
+    await page.getByRole('button', { name: 'Copy image' }).click()
+    await untilText(page, 'answer', 'Copied', 'includes')
+    const types = await page.evaluate('navigator.clipboard.read().then((items) => items.flatMap((item) => item.types))')
+    assert.deepEqual(types, ['image/png'])
   })
 
   test("axe finds no serious or critical violation on the home page (also while searching), the pipeline and operation pages with their answers' views, light and dark, at a desktop's and a phone's width", async () => {

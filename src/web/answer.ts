@@ -113,6 +113,9 @@ function resultView(data: Record<string, Json>, context: AnswerContext, isDiff: 
   const result = data.result
   const schema = context.outputFields.result
   const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2)
+  const blob = typeof result === 'string' && typeof data.mediaType === 'string' ? imageBlob(result, data.mediaType) : undefined
+  // An image's own buttons copy and save it as an image; its text is what this one copies, said as such.
+  const copyLabel = blob === undefined ? 'Copy' : blob.type === 'image/png' ? 'Copy base64' : 'Copy SVG markup'
   const block = h(
     'section',
     { class: 'result', 'aria-label': 'Result' },
@@ -120,10 +123,9 @@ function resultView(data: Record<string, Json>, context: AnswerContext, isDiff: 
       'div',
       { class: 'result-head' },
       h('h3', {}, 'result'),
-      copyButton('Copy', () => text),
+      copyButton(copyLabel, () => text),
     ),
   )
-  const blob = typeof result === 'string' && typeof data.mediaType === 'string' ? imageBlob(result, data.mediaType) : undefined
   if (blob) block.append(imageView(blob, context.name))
   else if (isDiff) block.append(diffView(data))
   else if (Array.isArray(result) && instantsOf(schema) === 'list') block.append(instantsList(result.map(String)))

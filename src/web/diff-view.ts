@@ -134,6 +134,7 @@ function sideBySideView(hunks: Hunk[]): HTMLElement {
     h(
       'table',
       { class: 'side-by-side' },
+      h('colgroup', {}, h('col', { class: 'line-number' }), h('col', {}), h('col', { class: 'line-number' }), h('col', {})),
       h('thead', {}, h('tr', {}, h('th', { colspan: 2, scope: 'colgroup' }, 'Old'), h('th', { colspan: 2, scope: 'colgroup' }, 'New'))),
       body,
     ),
