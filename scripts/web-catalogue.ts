@@ -52,7 +52,7 @@ function webOperation(operation: AnyOperation): WebOperation {
 
 /**
  * What the answer's views read of an output field's schema: its description, and the annotations
- * that say what a value means (a date-time, a colour, a media type), down through arrays, records
+ * that say what a value means (a date-time, a colour, a media type, how to say a date against now), down through arrays, records
  * and objects; nothing where a nested schema says nothing.
  */
 function outputField(schema: Record<string, unknown>, nested = false): OutputField {
@@ -60,6 +60,7 @@ function outputField(schema: Record<string, unknown>, nested = false): OutputFie
   if (!nested && typeof schema.description === 'string') field.description = schema.description
   if (typeof schema.format === 'string') field.format = schema.format
   if (typeof schema.contentMediaType === 'string') field.contentMediaType = schema.contentMediaType
+  if (typeof schema['x-relative'] === 'object' && schema['x-relative'] !== null) field.relative = schema['x-relative'] as OutputField['relative']
   const inner = (value: unknown) => {
     const annotated = typeof value === 'object' && value !== null ? outputField(value as Record<string, unknown>, true) : {}
     return Object.keys(annotated).length > 0 ? annotated : undefined

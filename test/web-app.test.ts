@@ -627,7 +627,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     assert.deepEqual(captions, ['header', 'result'], 'the header first, then the claims, with their dates inside')
     const exp = page.locator('table.record tr', { has: page.locator('th', { hasText: /^exp$/ }) })
     assert.equal(await exp.locator('time').getAttribute('datetime'), '2011-03-22T18:43:00.000Z')
-    assert.match((await exp.textContent()) ?? '', /1300819380[\s\S]*(Mon|Tue|Wed)[\s\S]*2011[\s\S]*\d+ years ago/)
+    assert.match((await exp.textContent()) ?? '', /1300819380[\s\S]*(Mon|Tue|Wed)[\s\S]*2011[\s\S]*expired \d+ years ago/)
     const warnings = page.locator('section[aria-label="warnings"] li')
     assert.equal(await warnings.count(), 1)
     assert.doesNotMatch((await warnings.textContent()) ?? '', /^\[?"/)

@@ -384,6 +384,12 @@ export const jwt = defineOperation({
     dates: Type.Optional(
       Type.Record(Type.String(), Type.String({ format: 'date-time' }), {
         description: 'decode, and verify when valid: the exp, nbf and iat claims as ISO 8601 dates (those present as numbers).',
+        // How a reader says each date against now: "expired 3 days ago", "expires in 2 h".
+        'x-relative': {
+          exp: { past: 'expired', future: 'expires' },
+          nbf: { past: 'valid since', future: 'valid from' },
+          iat: { past: 'issued', future: 'issued' },
+        },
       }),
     ),
     expired: Type.Optional(Type.Boolean({ description: 'decode: whether exp is at or before `at` (now by default); false without exp.' })),

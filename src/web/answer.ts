@@ -40,6 +40,7 @@ export function renderData(answer: Extract<Answer, { success: true }>, context: 
   // Dates keyed by what they date are shown beside the values they date, in the tables.
   const dateRecords = Object.entries(data).filter(([name, value]) => instantsOf(schemas[name]) === 'record' && isRecord(value))
   const dates = Object.assign({}, ...dateRecords.map(([, value]) => value)) as Record<string, string>
+  const phrases = Object.assign({}, ...dateRecords.map(([name]) => schemas[name]?.relative ?? {})) as Record<string, { past: string; future: string }>
 
   if ('result' in data && !isRecord(data.result)) {
     view.append(resultView(data, context, isDiff))
@@ -62,7 +63,7 @@ export function renderData(answer: Extract<Answer, { success: true }>, context: 
     else if (isVerdicts(value)) blocks.push(section(name, schema, verdictBadges(value)))
     else if (isRecord(value) && Object.values(value).every((inner) => !isRecord(inner))) {
       for (const key of Object.keys(value)) if (key in dates) dated.add(key)
-      tables.push(recordTable(name, value, dates))
+      tables.push(recordTable(name, value, dates, phrases))
     } else if (typeof value === 'object' && value !== null)
       blocks.push(section(name, schema, h('pre', { class: 'code', tabindex: 0 }, JSON.stringify(value, null, 2))))
     else scalars.push(h('dt', { title: schema?.description ?? '' }, name), h('dd', {}, scalarView(value, schema)))
@@ -70,12 +71,12 @@ export function renderData(answer: Extract<Answer, { success: true }>, context: 
   // An object result comes after the objects that describe it, as a token's header before its claims.
   if (isRecord(data.result)) {
     for (const key of Object.keys(data.result)) if (key in dates) dated.add(key)
-    tables.push(recordTable('result', data.result, dates))
+    tables.push(recordTable('result', data.result, dates, phrases))
   }
   // Dates no table showed get their own list.
   for (const [name, value] of dateRecords) {
     const rest = Object.entries(value as Record<string, string>).filter(([key]) => !dated.has(key))
-    if (rest.length > 0) tables.push(recordTable(name, Object.fromEntries(rest), dates))
+    if (rest.length > 0) tables.push(recordTable(name, Object.fromEntries(rest), dates, phrases))
   }
   if (scalars.length > 0) view.append(h('dl', { class: 'data-fields' }, ...scalars))
   view.append(...blocks, ...tables)

@@ -25,6 +25,8 @@ export interface OutputField {
   format?: string
   contentMediaType?: string
   items?: OutputField
+  /** How to say a record's dates against now, by key: `{ exp: { past: 'expired', future: 'expires' } }`. */
+  relative?: Record<string, { past: string; future: string }>
   /** A record's values. */
   values?: OutputField
   properties?: Record<string, OutputField>

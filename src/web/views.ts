@@ -53,15 +53,16 @@ const localTime = new Intl.DateTimeFormat(undefined, {
 })
 
 /** An instant as a person reads it: weekday and local time, how far from now, and the value as answered. */
-export function instantView(iso: string): HTMLElement {
+export function instantView(iso: string, phrase?: { past: string; future: string }): HTMLElement {
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return h('span', { class: 'string-value' }, iso)
+  const relative = relativeTime(date)
   return h(
     'span',
     { class: 'instant' },
     h('time', { datetime: iso }, localTime.format(date)),
     ' ',
-    h('span', { class: 'relative' }, relativeTime(date)),
+    h('span', { class: 'relative' }, phrase ? `${date.getTime() > Date.now() ? phrase.future : phrase.past} ${relative}` : relative),
     ' ',
     h('code', { class: 'iso' }, iso),
   )
@@ -72,7 +73,12 @@ export function instantsList(values: string[]): HTMLElement {
 }
 
 /** A key and value table of an object; a key dated by `dates` shows its date beside its value. */
-export function recordTable(label: string, record: Record<string, Json>, dates: Record<string, string> = {}): HTMLElement {
+export function recordTable(
+  label: string,
+  record: Record<string, Json>,
+  dates: Record<string, string> = {},
+  phrases: Record<string, { past: string; future: string }> = {},
+): HTMLElement {
   return h(
     'table',
     { class: 'record' },
@@ -89,7 +95,7 @@ export function recordTable(label: string, record: Record<string, Json>, dates: 
             'td',
             {},
             typeof value === 'string' ? h('span', { class: 'string-value' }, value) : h('code', {}, compact(value)),
-            ...(typeof dates[key] === 'string' ? [h('br', {}), instantView(dates[key])] : []),
+            ...(typeof dates[key] === 'string' ? [h('br', {}), instantView(dates[key], phrases[key])] : []),
           ),
         ),
       ),
