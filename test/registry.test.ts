@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { execute } from '../src/core/execute.ts'
-import { CATEGORIES } from '../src/core/operation.ts'
+import { CATEGORIES, readsInput } from '../src/core/operation.ts'
 import { validate } from '../src/core/validate.ts'
 import { operations } from '../src/operations/index.ts'
 import { loadOperation, operationLoaders } from '../src/operations/registry.ts'
@@ -54,22 +54,51 @@ describe('the registry', () => {
     }
   })
 
-  test('an operation whose input is optional and read by some actions only says which (the command line waits on standard input for those alone)', () => {
+  test("an operation with an action field says each action's fields and what it requires, and its examples keep to them", () => {
     for (const operation of operations) {
-      const schema = operation.input as { properties: Record<string, { enum?: unknown[]; default?: unknown }>; required?: string[] }
-      const actions = schema.properties.action?.enum
-      const optionalInput = 'input' in schema.properties && !(schema.required ?? []).includes('input')
-      if (operation.inputActions !== undefined) {
-        assert.ok(optionalInput && actions !== undefined, `${operation.name}: inputActions needs an action field and an optional input`)
-        for (const action of operation.inputActions) assert.ok(actions.includes(action), `${operation.name}: ${action} is one of its actions`)
+      const schema = operation.input as { properties: Record<string, { enum?: unknown[]; anyOf?: Array<{ const?: unknown }> }> }
+      const action = schema.properties.action
+      if (action === undefined) {
+        assert.equal(operation.actions, undefined, `${operation.name}: actions without an action field`)
+        continue
+      }
+      const names = (action.enum ?? action.anyOf?.map((member) => member.const) ?? []).map(String)
+      assert.ok(operation.actions, `${operation.name}: has an action field, so says its actions' fields`)
+      assert.deepEqual(Object.keys(operation.actions).sort(), [...names].sort(), `${operation.name}: every action is described`)
+      const fields = Object.keys(schema.properties).filter((field) => field !== 'action')
+      for (const [name, described] of Object.entries(operation.actions)) {
+        for (const field of described.fields) assert.ok(fields.includes(field), `${operation.name}.${name}: ${field} is a field`)
+        for (const need of described.requires ?? []) {
+          for (const field of [need].flat()) assert.ok(described.fields.includes(field), `${operation.name}.${name}: requires ${field}, one of its fields`)
+        }
+      }
+      for (const field of fields) {
+        assert.ok(
+          Object.values(operation.actions).some((described) => described.fields.includes(field)),
+          `${operation.name}: ${field} belongs to an action`,
+        )
+      }
+      for (const example of operation.examples) {
+        const input = example.input as Record<string, unknown>
+        const chosen = String(input.action ?? (operation.input.properties as Record<string, { default?: unknown }>).action.default)
+        const described = operation.actions[chosen]
+        if (described === undefined) continue
+        for (const field of Object.keys(input)) {
+          if (field !== 'action') assert.ok(described.fields.includes(field), `${operation.name} "${example.summary}": ${field} belongs to ${chosen}`)
+        }
       }
     }
+  })
+
+  test('the command line waits on standard input only for the actions that read input', () => {
     // The generators among them: their default action reads no input.
     for (const name of ['uuid', 'id', 'key', 'htpasswd']) {
       const operation = operations.find((candidate) => candidate.name === name)!
-      const action = (operation.input.properties as Record<string, { default?: string }>).action.default!
-      assert.equal(operation.inputActions?.includes(action), false, name)
+      assert.equal(readsInput(operation, {}), false, name)
     }
+    const uuid = operations.find((candidate) => candidate.name === 'uuid')!
+    assert.equal(readsInput(uuid, { action: 'inspect' }), true)
+    assert.equal(readsInput(operations.find((candidate) => candidate.name === 'base64')!, {}), true)
   })
 
   for (const operation of operations) {

@@ -7,7 +7,7 @@ import { CONFIG_VARIABLES, type Config, flagOf, loadConfig, SETTINGS, type TimeB
 import { failure } from '../core/envelope.ts'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, invalidInput, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
-import type { AnyOperation } from '../core/operation.ts'
+import { type AnyOperation, readsInput } from '../core/operation.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { VERSION } from '../core/version.ts'
 import { loadOperation } from '../operations/registry.ts'
@@ -231,13 +231,6 @@ function timeBudgets(): TimeBudgets {
   }
   const given = (setting: keyof TimeBudgets) => (process.env[SETTINGS[setting].variable] ? config[setting] : NO_TIME_BUDGET_MS)
   return { timeBudgetMs: given('timeBudgetMs'), regexTimeBudgetMs: given('regexTimeBudgetMs'), jqTimeBudgetMs: given('jqTimeBudgetMs') }
-}
-
-/** Whether the action asked for (or the default one) reads `input`: see `OperationDefinition.inputActions`. */
-function readsInput(operation: AnyOperation, fields: Record<string, unknown>): boolean {
-  if (operation.inputActions === undefined) return true
-  const action = fields.action ?? (operation.input.properties as Record<string, { default?: unknown }>).action?.default
-  return operation.inputActions.includes(String(action))
 }
 
 /**

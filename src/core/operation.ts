@@ -40,6 +40,14 @@ export interface OperationExample<I extends TObject, O extends TSchema> {
   output?: Static<O>
 }
 
+/** What one action of an operation reads. */
+export interface ActionFields {
+  /** The fields the action reads, besides `action`. */
+  fields: readonly string[]
+  /** Of those, the ones it needs beyond the schema's `required`; a list inside names fields of which one is enough. */
+  requires?: ReadonlyArray<string | readonly string[]>
+}
+
 export interface OperationDefinition<I extends TObject = TObject, O extends TObject = TObject, N extends string = string> {
   /** The kebab-case name: file name, URL segment, OpenAPI operationId, MCP tool and CLI command. */
   name: N
@@ -63,10 +71,12 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
   /** Values of `action` that GET refuses even so: those that read a body-sized input (an image), which has no place in a URL. */
   postOnlyActions?: readonly string[]
   /**
-   * Where `input` is optional: the values of `action` that read it. The others never do, so the
-   * command line does not wait on standard input for them (`devutils uuid` in a script must not hang).
+   * For an operation with an `action` field: each action's fields (besides `action`), and those it
+   * requires that the schema cannot mark required since other actions do without them. Interactive
+   * surfaces show an action's fields alone and send nothing until what it requires is there; the
+   * command line waits on standard input only for the actions that read `input` (see `readsInput`).
    */
-  inputActions?: readonly string[]
+  actions?: Record<string, ActionFields>
   /** Strings with lone surrogates are refused (422) before `run`, unless this is true. */
   allowLoneSurrogates?: boolean
   /**
@@ -124,4 +134,15 @@ export function withDefault<T extends TSchema>(type: T, value: Static<T>): Retur
   // Memory.Update copies the schema with TypeBox's hidden kind markers intact; a spread would drop them.
   const withValue = Memory.Update(type, {}, { default: value }) as T
   return Type.Optional(withValue) as ReturnType<typeof Type.Optional<T>> & { default: Static<T> }
+}
+
+/**
+ * Whether this call (its action asked for, or the default one) reads `input`. Actions that never
+ * read it let the command line leave standard input alone (`devutils uuid` in a script must not hang).
+ */
+export function readsInput(operation: AnyOperation, fields: Record<string, unknown>): boolean {
+  if (operation.actions === undefined) return true
+  const action = fields.action ?? (operation.input.properties as Record<string, { default?: unknown }>).action?.default
+  const described = action === undefined ? undefined : operation.actions[String(action)]
+  return described === undefined || described.fields.includes('input')
 }

@@ -362,6 +362,10 @@ export const barcode = defineOperation({
     { additionalProperties: false },
   ),
   output: barcodeOutput,
+  actions: {
+    generate: { fields: ['input', 'format', 'output', 'scale', 'margin', 'height'] },
+    decode: { fields: ['input', 'formats', 'all'] },
+  },
   examples: [
     {
       summary: 'An EAN-13 for a terminal, its check digit computed',

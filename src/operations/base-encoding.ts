@@ -656,6 +656,10 @@ export const baseEncoding = defineOperation({
       ),
     ),
   }),
+  actions: {
+    encode: { fields: ['input', 'encoding', 'alphabet', 'delimiters', 'hrp', 'inputEncoding'] },
+    decode: { fields: ['input', 'encoding', 'alphabet', 'hrp', 'outputEncoding'] },
+  },
   examples: [
     {
       summary: 'Encode text as base58',

@@ -178,6 +178,10 @@ export const base32 = defineOperation({
     result: Type.String({ description: 'The Base32 text (encode) or the decoded text (decode).' }),
     action: Type.Enum(['encode', 'decode'], { description: 'The action performed.' }),
   }),
+  actions: {
+    encode: { fields: ['input', 'variant', 'padding', 'inputEncoding'] },
+    decode: { fields: ['input', 'variant', 'outputEncoding'] },
+  },
   examples: [
     { summary: 'Encode text', input: { input: 'foobar' }, output: { result: 'MZXW6YTBOI======', action: 'encode' } },
     { summary: 'Decode, lower case and unpadded', input: { input: 'mzxw6ytboi', action: 'decode' }, output: { result: 'foobar', action: 'decode' } },

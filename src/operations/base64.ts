@@ -159,6 +159,10 @@ export const base64 = defineOperation({
     result: Type.String({ description: 'The Base64 text (encode) or the decoded text (decode).' }),
     action: Type.Enum(['encode', 'decode'], { description: 'The action performed.' }),
   }),
+  actions: {
+    encode: { fields: ['input', 'variant', 'padding', 'lineLength', 'inputEncoding'] },
+    decode: { fields: ['input', 'variant', 'padding', 'strict', 'outputEncoding'] },
+  },
   examples: [
     { summary: 'Encode text', input: { input: 'hi' }, output: { result: 'aGk=', action: 'encode' } },
     { summary: 'Decode Base64', input: { input: 'aGVsbG8gd29ybGQ=', action: 'decode' }, output: { result: 'hello world', action: 'decode' } },

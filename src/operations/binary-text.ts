@@ -32,6 +32,10 @@ export const binaryText = defineOperation({
     result: Type.String({ description: 'The binary (textToBinary) or the text (binaryToText).' }),
     action: Type.Enum(['textToBinary', 'binaryToText'], { description: 'The action performed.' }),
   }),
+  actions: {
+    textToBinary: { fields: ['input', 'encoding', 'separator'] },
+    binaryToText: { fields: ['input', 'encoding'] },
+  },
   examples: [
     { summary: 'Text to binary', input: { input: 'Hi' }, output: { result: '01001000 01101001', action: 'textToBinary' } },
     {

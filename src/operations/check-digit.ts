@@ -374,6 +374,10 @@ export const checkDigit = defineOperation({
     { additionalProperties: false },
   ),
   output: Output,
+  actions: {
+    validate: { fields: ['input', 'scheme'] },
+    compute: { fields: ['input', 'scheme'] },
+  },
   examples: [
     {
       summary: 'Validate a card number: Luhn, brand and grouping',

@@ -474,6 +474,10 @@ export const chmod = defineOperation({
     directorySymbolic: Type.Optional(Type.String({ description: 'umask: the new directory’s mode as `rwxr-xr-x`.' })),
     command: Type.String({ description: 'The shell command: `chmod 755 <file>`, or `umask 022`.' }),
   }),
+  actions: {
+    mode: { fields: ['input', 'base', 'umask', 'isDirectory'] },
+    umask: { fields: ['input'] },
+  },
   examples: [
     {
       summary: 'An absolute symbolic expression in octal',

@@ -200,6 +200,10 @@ export const compress = defineOperation({
     compressedBytes: Type.Integer({ description: 'The size of the compressed data, in bytes.' }),
     ratio: Type.Number({ description: 'originalBytes ÷ compressedBytes, to 3 decimals: above 1 the data shrank. 0 when the original is empty.' }),
   }),
+  actions: {
+    compress: { fields: ['input', 'format', 'level', 'inputEncoding', 'outputEncoding'] },
+    decompress: { fields: ['input', 'format', 'inputEncoding', 'outputEncoding'] },
+  },
   examples: [
     {
       summary: 'gzip text (the default), written as base64',

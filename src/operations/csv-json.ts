@@ -437,6 +437,10 @@ export const csvJson = defineOperation({
     delimiter: Type.Optional(Type.String({ description: 'csvToJson: the delimiter used (detected or given).' })),
     warnings: Type.Optional(Type.Array(Type.String(), { description: 'csvToJson: what was changed on the way, such as renamed repeated column names.' })),
   }),
+  actions: {
+    csvToJson: { fields: ['input', 'delimiter', 'header', 'dynamicTyping', 'skipEmptyLines', 'relaxColumnCount'] },
+    jsonToCsv: { fields: ['input', 'delimiter', 'header', 'columns', 'newline', 'quoteAll', 'escapeFormulae'] },
+  },
   examples: [
     {
       summary: 'CSV with a header to objects',

@@ -528,6 +528,14 @@ export const datetime = defineOperation({
   allowGet: true,
   input: INPUT,
   output: OUTPUT,
+  actions: {
+    add: { fields: ['input', 'timezone', 'disambiguation', 'offset', 'duration', 'overflow'], requires: ['duration'] },
+    subtract: { fields: ['input', 'timezone', 'disambiguation', 'offset', 'duration', 'overflow'], requires: ['duration'] },
+    difference: { fields: ['input', 'timezone', 'disambiguation', 'offset', 'end', 'largestUnit', 'smallestUnit', 'roundingMode'], requires: ['end'] },
+    convert: { fields: ['input', 'timezone', 'disambiguation', 'offset', 'toTimezone', 'toTimezones'], requires: [['toTimezone', 'toTimezones']] },
+    info: { fields: ['input', 'timezone', 'disambiguation', 'offset'] },
+    businessDays: { fields: ['input', 'timezone', 'disambiguation', 'offset', 'end', 'days', 'weekend', 'holidays'], requires: [['end', 'days']] },
+  },
   examples: [
     {
       summary: 'Add a month: January 31 is constrained to the end of February',

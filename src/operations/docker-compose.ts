@@ -1220,6 +1220,10 @@ export const dockerCompose = defineOperation({
       description: 'What the reader should check: variables left to interpolate, healthchecks rewritten, values rounded.',
     }),
   }),
+  actions: {
+    runToCompose: { fields: ['input', 'projectName', 'serviceName', 'indent'] },
+    composeToRun: { fields: ['input', 'service', 'multiline'] },
+  },
   examples: [
     {
       summary: 'A docker run command as a Compose service',

@@ -706,6 +706,11 @@ export const extract = defineOperation({
     truncated: Type.Optional(Type.Boolean({ description: 'extract: whether there were more than `maxResults`.' })),
     replacements: Type.Optional(Type.Integer({ description: 'defang and fang: how many indicators were rewritten.' })),
   }),
+  actions: {
+    extract: { fields: ['input', 'types', 'unique', 'refang', 'maxResults'] },
+    defang: { fields: ['input', 'types'] },
+    fang: { fields: ['input', 'types'] },
+  },
   examples: [
     {
       summary: 'Find the indicators in a line of a report',

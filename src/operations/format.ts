@@ -472,6 +472,10 @@ export const format = defineOperation({
     language: Type.Enum(LANGUAGES, { description: 'The language formatted.' }),
     action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
   }),
+  actions: {
+    beautify: { fields: ['input', 'language', 'indent', 'useTabs', 'printWidth', 'quotes', 'semicolons', 'trailingComma', 'dialect', 'keywordCase'] },
+    minify: { fields: ['input', 'language', 'dialect', 'mangle', 'compress'] },
+  },
   examples: [
     {
       summary: 'Beautify JavaScript (Prettier)',

@@ -33,6 +33,10 @@ export const hexText = defineOperation({
     result: Type.String({ description: 'The hex (textToHex) or the text (hexToText).' }),
     action: Type.Enum(['textToHex', 'hexToText'], { description: 'The action performed.' }),
   }),
+  actions: {
+    textToHex: { fields: ['input', 'encoding', 'separator', 'uppercase'] },
+    hexToText: { fields: ['input', 'encoding'] },
+  },
   examples: [
     { summary: 'Text to hex', input: { input: 'Hi' }, output: { result: '4869', action: 'textToHex' } },
     {

@@ -178,6 +178,10 @@ export const htmlEntity = defineOperation({
     result: Type.String({ description: 'The encoded text (encode) or the decoded text (decode).' }),
     action: Type.Enum(['encode', 'decode'], { description: 'The action performed.' }),
   }),
+  actions: {
+    encode: { fields: ['input', 'scope', 'format'] },
+    decode: { fields: ['input', 'strict'] },
+  },
   examples: [
     {
       summary: 'Escape markup (minimal scope)',

@@ -257,7 +257,10 @@ export const htpasswd = defineOperation({
         'What to know about the line: a weak algorithm, a password cut at 72 bytes by bcrypt, SHA-crypt rounds raised, sha-crypt not read on every server.',
     }),
   }),
-  inputActions: ['verify'],
+  actions: {
+    generate: { fields: ['username', 'password', 'algorithm', 'cost', 'rounds'], requires: ['username'] },
+    verify: { fields: ['input', 'password', 'username'], requires: ['input'] },
+  },
   examples: [
     { summary: 'A bcrypt line, as htpasswd -nbB writes it', input: { username: 'alice', password: 'correct horse battery staple' } },
     {

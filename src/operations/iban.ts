@@ -237,7 +237,10 @@ export const iban = defineOperation({
     { additionalProperties: false },
   ),
   output: Output,
-  inputActions: ['validate'],
+  actions: {
+    validate: { fields: ['input', 'bic'], requires: ['input'] },
+    compose: { fields: ['country', 'bban', 'bic'], requires: ['country', 'bban'] },
+  },
   examples: [
     {
       summary: 'Validate an IBAN in print format (the SWIFT registry’s example for GB)',

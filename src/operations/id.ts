@@ -216,7 +216,10 @@ export const id = defineOperation({
     ),
     counter: Type.Optional(Type.Integer({ description: "inspect: an ObjectId's 3-byte counter." })),
   }),
-  inputActions: ['inspect'],
+  actions: {
+    generate: { fields: ['kind', 'count', 'size', 'alphabet'] },
+    inspect: { fields: ['input'], requires: ['input'] },
+  },
   examples: [
     { summary: 'A ULID', input: {} },
     { summary: 'Three nanoids of 12 hex digits', input: { kind: 'nanoid', size: 12, alphabet: '0123456789abcdef', count: 3 } },

@@ -424,6 +424,16 @@ export const idn = defineOperation({
   ].join('\n\n'),
   input,
   output,
+  actions: {
+    toAscii: {
+      fields: ['input', 'transitional', 'useStd3AsciiRules', 'checkHyphens', 'checkBidi', 'checkJoiners', 'verifyDnsLength', 'ignoreInvalidPunycode'],
+    },
+    toUnicode: {
+      fields: ['input', 'transitional', 'useStd3AsciiRules', 'checkHyphens', 'checkBidi', 'checkJoiners', 'verifyDnsLength', 'ignoreInvalidPunycode'],
+    },
+    encode: { fields: ['input'] },
+    decode: { fields: ['input'] },
+  },
   examples: [
     {
       summary: 'A Unicode name to its ASCII form',

@@ -159,6 +159,10 @@ export const jsonEscape = defineOperation({
     result: Type.String({ description: 'The escaped literal body (escape) or the text it stands for (unescape).' }),
     action: Type.Enum(['escape', 'unescape'], { description: 'The action performed.' }),
   }),
+  actions: {
+    escape: { fields: ['input', 'wrapInQuotes', 'asciiOnly'] },
+    unescape: { fields: ['input'] },
+  },
   examples: [
     { summary: 'Escape quotes and a line break', input: { input: 'say "hi"\n' }, output: { result: 'say \\"hi\\"\\n', action: 'escape' } },
     {

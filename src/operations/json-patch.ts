@@ -177,6 +177,10 @@ export const jsonPatch = defineOperation({
       description: 'Number literals in JSON text that a double cannot hold exactly; for a merge patch diff, the members it replaces whole or leaves out.',
     }),
   }),
+  actions: {
+    apply: { fields: ['input', 'format', 'patch'], requires: ['patch'] },
+    diff: { fields: ['input', 'format', 'compareTo', 'arrays', 'invertible'], requires: ['compareTo'] },
+  },
   examples: [
     {
       summary: 'Apply a JSON Patch',

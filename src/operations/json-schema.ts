@@ -479,6 +479,10 @@ export const jsonSchema = defineOperation({
     }),
   }),
   verdict: { field: 'result', failure: 'The instance does not validate against the schema' },
+  actions: {
+    validate: { fields: ['input', 'schema', 'draft', 'formats', 'maxErrors'], requires: ['schema'] },
+    infer: { fields: ['input', 'draft', 'multipleSamples', 'required', 'additionalProperties', 'detectFormats'] },
+  },
   examples: [
     {
       summary: 'Validate an object against a schema',

@@ -517,6 +517,13 @@ export const json = defineOperation({
       description: 'Repeated keys, dropped comments, and numbers given as strings because no double holds them exactly.',
     }),
   }),
+  actions: {
+    format: { fields: ['input', 'indent', 'sortKeys', 'lenient'] },
+    minify: { fields: ['input', 'sortKeys', 'lenient'] },
+    validate: { fields: ['input', 'lenient'] },
+    query: { fields: ['input', 'path', 'lenient'], requires: ['path'] },
+    pointer: { fields: ['input', 'pointer', 'lenient'], requires: ['pointer'] },
+  },
   examples: [
     {
       summary: 'Pretty-print, numbers and key order kept as written',

@@ -396,6 +396,14 @@ export const jwt = defineOperation({
     verified: Type.Optional(Type.Boolean({ description: 'decode: always false, since decode checks nothing.' })),
     warnings: Type.Optional(Type.Array(Type.String(), { description: 'decode: that nothing was verified. sign: a secret shorter than RFC 7518 asks for.' })),
   }),
+  actions: {
+    decode: { fields: ['input', 'at'], requires: ['input'] },
+    verify: {
+      fields: ['input', 'secret', 'secretEncoding', 'key', 'algorithms', 'clockToleranceSeconds', 'at', 'issuer', 'audience'],
+      requires: ['input', ['secret', 'key']],
+    },
+    sign: { fields: ['payload', 'secret', 'secretEncoding', 'key', 'algorithm', 'expiresInSeconds', 'at'], requires: ['payload', ['secret', 'key']] },
+  },
   examples: [
     {
       summary: 'Decode the JWT of RFC 7519 §3.1 (nothing is verified)',

@@ -846,7 +846,11 @@ export const key = defineOperation({
     ),
     warnings: Type.Optional(Type.Array(Type.String(), { description: 'inspect and convert: weak sizes, legacy encryption, a passphrase not used.' })),
   }),
-  inputActions: ['inspect', 'convert'],
+  actions: {
+    generate: { fields: ['type', 'bits', 'curve', 'format', 'comment', 'passphrase', 'rounds'] },
+    inspect: { fields: ['input', 'passphrase'], requires: ['input'] },
+    convert: { fields: ['input', 'passphrase', 'to', 'comment', 'publicOnly', 'outputPassphrase', 'rounds'], requires: ['input', 'to'] },
+  },
   examples: [
     { summary: 'Generate an Ed25519 key pair as PEM', input: { action: 'generate', type: 'ed25519' } },
     {

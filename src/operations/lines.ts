@@ -355,6 +355,18 @@ export const lines = defineOperation({
     }),
     counts: Type.Optional(Type.Array(countEntrySchema, { description: 'count only: each distinct line with its count, most frequent first.' })),
   }),
+  actions: {
+    sort: { fields: ['input', 'trim', 'removeBlank', 'caseSensitive', 'normalize', 'order', 'compare', 'locale', 'newline'] },
+    unique: { fields: ['input', 'trim', 'removeBlank', 'caseSensitive', 'normalize', 'keep', 'newline'] },
+    count: { fields: ['input', 'trim', 'removeBlank', 'caseSensitive', 'normalize'] },
+    reverse: { fields: ['input', 'trim', 'removeBlank', 'newline'] },
+    shuffle: { fields: ['input', 'trim', 'removeBlank', 'newline'] },
+    union: { fields: ['input', 'compareTo', 'trim', 'removeBlank', 'caseSensitive', 'normalize', 'newline'], requires: ['compareTo'] },
+    intersection: { fields: ['input', 'compareTo', 'trim', 'removeBlank', 'caseSensitive', 'normalize', 'newline'], requires: ['compareTo'] },
+    difference: { fields: ['input', 'compareTo', 'trim', 'removeBlank', 'caseSensitive', 'normalize', 'newline'], requires: ['compareTo'] },
+    symmetricDifference: { fields: ['input', 'compareTo', 'trim', 'removeBlank', 'caseSensitive', 'normalize', 'newline'], requires: ['compareTo'] },
+    clean: { fields: ['input', 'trim', 'removeBlank', 'newline'] },
+  },
   examples: [
     {
       summary: 'Natural sort: digit runs by value',

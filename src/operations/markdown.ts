@@ -442,6 +442,10 @@ export const markdown = defineOperation({
     action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
     flavor: Type.Optional(Type.Enum(FLAVORS, { description: 'toHtml only: the flavor of Markdown rendered.' })),
   }),
+  actions: {
+    toHtml: { fields: ['input', 'flavor', 'html', 'breaks', 'typographer'] },
+    toMarkdown: { fields: ['input', 'headingStyle', 'bulletListMarker', 'codeBlockStyle', 'gfm'] },
+  },
   examples: [
     {
       summary: 'Markdown to HTML, GitHub Flavored (the default)',

@@ -305,6 +305,10 @@ export const morse = defineOperation({
         'The distinct characters (encode) or codes as written (decode) left out under `onUnknown: skip`, in order of first appearance; empty otherwise.',
     }),
   }),
+  actions: {
+    encode: { fields: ['input', 'dot', 'dash', 'letterSeparator', 'wordSeparator', 'onUnknown'] },
+    decode: { fields: ['input', 'dot', 'dash', 'letterSeparator', 'wordSeparator', 'onUnknown'] },
+  },
   examples: [
     { summary: 'Encode SOS', input: { input: 'SOS' }, output: { result: '... --- ...', action: 'encode', skipped: [] } },
     {

@@ -190,6 +190,11 @@ export const otp = defineOperation({
     uri: Type.Optional(Type.String({ description: 'newSecret: the otpauth:// URI for an authenticator app (or a QR code).' })),
     warnings: Type.Array(Type.String(), { description: 'Advice, such as a secret shorter than the 128 bits RFC 4226 asks for.' }),
   }),
+  actions: {
+    generate: { fields: ['secret', 'type', 'algorithm', 'digits', 'period', 'time', 'counter'], requires: ['secret'] },
+    verify: { fields: ['secret', 'type', 'algorithm', 'digits', 'period', 'time', 'counter', 'code', 'window'], requires: ['secret', 'code'] },
+    newSecret: { fields: ['type', 'algorithm', 'digits', 'period', 'counter', 'issuer', 'account'], requires: ['account'] },
+  },
   examples: [
     { summary: 'The current TOTP code (RFC 6238 test seed)', input: { secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ' } },
     {

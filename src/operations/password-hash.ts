@@ -481,6 +481,10 @@ export const passwordHash = defineOperation({
       }),
     ),
   }),
+  actions: {
+    hash: { fields: ['input', 'algorithm', 'memoryKiB', 'iterations', 'parallelism', 'cost', 'logN', 'blockSize', 'rounds'] },
+    verify: { fields: ['input', 'hash'], requires: ['hash'] },
+  },
   examples: [
     { summary: 'Hash with Argon2id at OWASP’s minimum cost', input: { input: 'correct horse battery staple' } },
     { summary: 'Hash for /etc/shadow with sha512-crypt (5,000 rounds)', input: { input: 'correct horse battery staple', algorithm: 'sha512-crypt' } },

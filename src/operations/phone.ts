@@ -228,6 +228,10 @@ export const phone = defineOperation({
     { additionalProperties: false },
   ),
   output: Output,
+  actions: {
+    parse: { fields: ['input', 'country'] },
+    find: { fields: ['input', 'country'] },
+  },
   examples: [
     {
       summary: 'Parse and validate a number in international form',

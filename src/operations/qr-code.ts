@@ -183,6 +183,10 @@ export const qrCode = defineOperation({
     { additionalProperties: false },
   ),
   output: qrOutput,
+  actions: {
+    generate: { fields: ['input', 'format', 'errorCorrection', 'margin', 'scale'] },
+    decode: { fields: ['input', 'all'] },
+  },
   examples: [
     {
       summary: 'A short text as SVG',

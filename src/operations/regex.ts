@@ -617,6 +617,12 @@ export const regex = defineOperation({
     engine: Type.String({ description: 'The engine that ran the pattern and its version (for ecmascript, V8’s and Node’s).' }),
     warnings: Type.Optional(Type.Array(Type.String(), { description: 'What to know about the result, such as lone surrogates in it.' })),
   }),
+  actions: {
+    test: { fields: ['pattern', 'input', 'flags', 'flavor'] },
+    match: { fields: ['pattern', 'input', 'flags', 'flavor', 'maxMatches'] },
+    replace: { fields: ['pattern', 'input', 'flags', 'flavor', 'replacement'], requires: ['replacement'] },
+    split: { fields: ['pattern', 'input', 'flags', 'flavor', 'limit'] },
+  },
   examples: [
     {
       summary: 'Every match with its groups, in RE2 syntax (linear time)',

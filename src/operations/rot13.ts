@@ -70,6 +70,10 @@ export const rot13 = defineOperation({
     result: Type.String({ description: 'The rotated text.' }),
     action: Type.Enum(['encode', 'decode'], { description: 'The action requested (both perform the same rotation).' }),
   }),
+  actions: {
+    encode: { fields: ['input', 'variant'] },
+    decode: { fields: ['input', 'variant'] },
+  },
   examples: [
     { summary: 'ROT13', input: { input: 'Hello, World!' }, output: { result: 'Uryyb, Jbeyq!', action: 'encode' } },
     { summary: 'ROT47', input: { input: 'Hello', variant: 'rot47' }, output: { result: 'w6==@', action: 'encode' } },

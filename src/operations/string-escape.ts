@@ -266,6 +266,10 @@ export const stringEscape = defineOperation({
     action: Type.Enum(['escape', 'unescape'], { description: 'The action performed.' }),
     language: Type.Enum([...LANGUAGES], { description: 'The language of the literal.' }),
   }),
+  actions: {
+    escape: { fields: ['input', 'language', 'quote', 'wrapInQuotes', 'asciiOnly', 'notation', 'scope', 'mode'] },
+    unescape: { fields: ['input', 'language', 'quote'] },
+  },
   examples: [
     {
       summary: 'Escape for a JavaScript string',

@@ -509,6 +509,10 @@ export const timestamp = defineOperation({
     timezone: Type.Optional(Type.String({ description: 'timestampToDate: the time zone of `local` and `rfc2822`.' })),
     relative: Type.Optional(Type.String({ description: 'timestampToDate: the instant relative to now, e.g. "2 years ago", "in 3 days", "just now".' })),
   }),
+  actions: {
+    timestampToDate: { fields: ['input', 'unit', 'timezone'] },
+    dateToTimestamp: { fields: ['input', 'timezone'] },
+  },
   examples: [
     // The relative wording depends on the current time, so timestampToDate examples show no fixed output.
     { summary: 'Unix seconds to a date', input: { input: 1700000000 } },

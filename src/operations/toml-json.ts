@@ -187,6 +187,10 @@ export const tomlJson = defineOperation({
       Type.Array(Type.String(), { description: 'tomlToJson: values given as strings because JSON has no number for them (integers beyond 2^53, inf, nan).' }),
     ),
   }),
+  actions: {
+    tomlToJson: { fields: ['input'] },
+    jsonToToml: { fields: ['input'] },
+  },
   examples: [
     {
       summary: 'TOML with a table, an offset date-time and an array of tables',

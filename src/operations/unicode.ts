@@ -286,6 +286,10 @@ export const unicode = defineOperation({
     ),
     truncated: Type.Optional(Type.Boolean({ description: 'inspect: true when the text has more code points than were listed.' })),
   }),
+  actions: {
+    inspect: { fields: ['input', 'maxCodePoints'] },
+    normalize: { fields: ['input', 'form'] },
+  },
   examples: [
     {
       summary: 'Inspect a decomposed é: two code points, one grapheme',

@@ -566,6 +566,10 @@ export const urlParse = defineOperation({
     { additionalProperties: false },
   ),
   output: Output,
+  actions: {
+    parse: { fields: ['input', 'base'], requires: ['input'] },
+    build: { fields: ['input', 'base', 'components'], requires: ['components'] },
+  },
   examples: [
     {
       summary: 'Parse a URL: every part, the query decoded',

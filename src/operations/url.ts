@@ -155,6 +155,10 @@ export const url = defineOperation({
     result: Type.String({ description: 'The percent-encoded text (encode) or the decoded text (decode).' }),
     action: Type.Enum(['encode', 'decode'], { description: 'The action performed.' }),
   }),
+  actions: {
+    encode: { fields: ['input', 'scope', 'spaceAsPlus'] },
+    decode: { fields: ['input', 'scope', 'plusAsSpace'] },
+  },
   examples: [
     { summary: 'Encode a component: a space is %20 and ! is %21', input: { input: 'hello world!' }, output: { result: 'hello%20world%21', action: 'encode' } },
     { summary: 'Decode', input: { input: 'caf%C3%A9%20%F0%9F%8E%89', action: 'decode' }, output: { result: 'café 🎉', action: 'decode' } },

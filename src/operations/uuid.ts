@@ -320,7 +320,10 @@ export const uuid = defineOperation({
     ),
     hash: Type.Optional(Type.Enum(['md5', 'sha1'], { description: 'inspect, versions 3 and 5: the hash the name-based UUID was made with.' })),
   }),
-  inputActions: ['inspect'],
+  actions: {
+    generate: { fields: ['version', 'count', 'namespace', 'name', 'format', 'uppercase'] },
+    inspect: { fields: ['input'], requires: ['input'] },
+  },
   examples: [
     { summary: 'A random (version 4) UUID', input: {} },
     {

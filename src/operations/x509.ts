@@ -230,7 +230,27 @@ export const x509 = defineOperation({
     parsed: Type.Optional(item),
     warnings: Type.Array(Type.String(), { description: 'What deserves attention: weak or unusual choices, validity, skipped blocks.' }),
   }),
-  inputActions: ['parse'],
+  actions: {
+    parse: { fields: ['input', 'inputEncoding', 'at', 'verify'], requires: ['input'] },
+    generate: {
+      fields: [
+        'kind',
+        'subject',
+        'subjectAltNames',
+        'keyType',
+        'privateKey',
+        'passphrase',
+        'signatureHash',
+        'validityDays',
+        'notBefore',
+        'isCa',
+        'pathLength',
+        'keyUsage',
+        'extendedKeyUsage',
+      ],
+      requires: ['subject'],
+    },
+  },
   examples: [
     {
       summary: 'Read a certificate pasted with text around it, judged at 1 February 2026',

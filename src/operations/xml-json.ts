@@ -276,6 +276,10 @@ export const xmlJson = defineOperation({
     result: Type.Unknown({ description: 'xmlToJson: the JSON value. jsonToXml: the XML text.' }),
     action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
   }),
+  actions: {
+    xmlToJson: { fields: ['input', 'attributePrefix', 'textKey', 'parseValues'] },
+    jsonToXml: { fields: ['input', 'attributePrefix', 'textKey', 'indent'] },
+  },
   examples: [
     {
       summary: 'Attributes, repeated elements, CDATA and a namespace; values stay strings',

@@ -503,6 +503,10 @@ export const yamlJson = defineOperation({
       Type.Array(Type.String(), { description: 'yamlToJson: what was changed on the way: ignored tags, big integers and .inf/.nan turned into strings.' }),
     ),
   }),
+  actions: {
+    yamlToJson: { fields: ['input', 'multiDocument'] },
+    jsonToYaml: { fields: ['input', 'indent', 'sortKeys', 'lineWidth'] },
+  },
   examples: [
     {
       summary: 'YAML with an anchor and a merge key',
