@@ -47,6 +47,14 @@ function webOperation(operation: AnyOperation): WebOperation {
     })),
     deliberatelySlow: operation.deliberatelySlow === true,
     verdictField: operation.verdict?.field,
+    actions:
+      operation.actions &&
+      Object.fromEntries(
+        Object.entries(operation.actions).map(([action, described]) => [
+          action,
+          { fields: [...described.fields], requires: (described.requires ?? []).map((need) => (typeof need === 'string' ? need : [...need])) },
+        ]),
+      ),
   }
 }
 

@@ -161,6 +161,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await page.goto(`${origin}/tools/hmac`)
     await page.locator('.field-input textarea').fill('the message')
     await page.locator('.field-key textarea').fill('very-secret-key')
+    await page.locator('details.options summary').click()
     await page.locator('.field-encoding select').selectOption({ label: 'base64' })
     await untilText(page, 'answer-status', 'Answered', 'startsWith')
     assert.match(page.url(), /input=the\+message/)
@@ -174,6 +175,105 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     assert.equal((await shownData()).matches, true)
     assert.doesNotMatch(decodeURIComponent(page.url()), /abc|\$2a\$/)
     assert.match(page.url(), /action=verify/)
+  })
+
+  /** The statuses of the API's answers to this page, from now on. */
+  function apiStatuses(target: Page = page): number[] {
+    const statuses: number[] = []
+    target.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/api/v1/')) statuses.push(response.status())
+    })
+    return statuses
+  }
+
+  const visibleFields = (target: Page = page) => target.locator('.form-fields .field:visible')
+
+  test("jwt opens on a calm hint with the decode fields only, and the chosen action's fields follow the action", async () => {
+    const statuses = apiStatuses()
+    await page.goto(`${origin}/tools/jwt`)
+    assert.equal(await settled(), 'Paste the input to decode, or pick an example.')
+    assert.doesNotMatch((await page.locator('#answer-status').getAttribute('class')) ?? '', /error/)
+    // The action and the token; the time to judge by is folded under Options.
+    assert.deepEqual(await visibleFields().evaluateAll((fields) => fields.map((field) => field.getAttribute('data-field'))), ['input', 'action'])
+    await page.locator('details.options summary').click()
+    assert.deepEqual(await visibleFields().evaluateAll((fields) => fields.map((field) => field.getAttribute('data-field'))), ['input', 'action', 'at'])
+    assert.equal(await page.locator('.field-at .field-name').textContent(), 'At')
+
+    await page.locator('.field-action select').selectOption({ label: 'sign' })
+    assert.ok(await page.locator('.field-payload').isVisible())
+    assert.ok(await page.locator('.field-secret').isVisible())
+    assert.equal(await page.locator('.field-input').isVisible(), false)
+    assert.equal(await page.locator('.field-expiresInSeconds .field-name').textContent(), 'Expires in seconds')
+    await untilText(page, 'answer-status', 'Paste the payload to sign', 'startsWith')
+    await page.locator('.field-action select').selectOption({ label: 'verify' })
+    assert.ok(await page.locator('.field-input').isVisible())
+    assert.equal(await page.locator('.field-payload').isVisible(), false)
+    assert.ok(await page.locator('.field-clockToleranceSeconds').isVisible())
+    assert.deepEqual(statuses, [], 'nothing was sent while the form was incomplete')
+  })
+
+  test('a boolean is a switch showing its documented default, sent only once changed', async () => {
+    await page.goto(`${origin}/tools/base32#input=hi`)
+    assert.equal(await untilAnswer(), 'NBUQ====')
+    assert.equal(await page.locator('.field-padding select').count(), 0)
+    const padding = page.locator('.field-padding input[role="switch"]')
+    assert.equal(await padding.isChecked(), true)
+    assert.equal(await padding.isVisible(), false, 'an option is folded')
+    await page.locator('details.options summary').click()
+    await padding.click()
+    await untilText(page, 'answer-result', 'NBUQ')
+    assert.match(page.url(), /padding=false/)
+    // A link that sets an option opens the options.
+    const other = await context.newPage()
+    await other.goto(page.url())
+    await untilText(other, 'answer-result', 'NBUQ')
+    assert.equal(await other.locator('details.options').getAttribute('open'), '')
+    await other.close()
+  })
+
+  async function untilAnswer(target: Page = page): Promise<string> {
+    assert.match(await settled(target), /Answered/)
+    return (await target.locator('#answer-result').textContent()) ?? ''
+  }
+
+  test('otp opens clean, asking for the secret', async () => {
+    const statuses = apiStatuses()
+    await page.goto(`${origin}/tools/otp`)
+    assert.equal(await settled(), 'Type the secret to generate, or pick an example.')
+    assert.doesNotMatch((await page.locator('#answer-status').getAttribute('class')) ?? '', /error/)
+    assert.deepEqual(statuses, [])
+  })
+
+  test("json: choosing query before typing a path sends nothing and keeps the last answer, marked as the previous input's", async () => {
+    const statuses = apiStatuses()
+    await page.goto(`${origin}/tools/json`)
+    await page.locator('.field-input textarea').fill('{"a": [1, 2]}')
+    await untilText(page, 'answer-status', 'Answered', 'startsWith')
+    const formatted = await page.locator('#answer').textContent()
+    await page.locator('.field-action select').selectOption({ label: 'query' })
+    await untilText(page, 'answer-status', 'Type the path to query', 'startsWith')
+    await delay(400)
+    assert.match((await page.locator('#answer-status').textContent()) ?? '', /The answer below is for the previous input\.$/)
+    assert.equal(await page.locator('#answer').textContent(), formatted)
+    assert.equal(await page.locator('#answer').getAttribute('data-stale'), '')
+    assert.ok(await page.locator('.field-path').isVisible(), 'the path the query needs is in view')
+    await page.locator('.field-path input, .field-path textarea').fill('$.a[1]')
+    await untilText(page, 'answer-status', 'Answered', 'startsWith')
+    assert.equal(await page.locator('#answer').getAttribute('data-stale'), null)
+    assert.deepEqual((await shownData()).result, [2])
+    assert.deepEqual(statuses, [200, 200])
+  })
+
+  test('a shared jwt verify link says its secret was deliberately left out, and runs once it is typed', async () => {
+    const example = operationsByName.get('jwt')!.examples.find((candidate) => (candidate.input as Record<string, unknown>).action === 'verify')!
+    const { secret, ...shared } = example.input as Record<string, string>
+    const statuses = apiStatuses()
+    await page.goto(`${origin}/tools/jwt#${new URLSearchParams(Object.entries(shared).map(([key, value]): [string, string] => [key, String(value)]))}`)
+    assert.equal(await settled(), 'The secret or the key was deliberately left out of the link, as secrets always are: type it to verify.')
+    assert.deepEqual(statuses, [])
+    await page.locator('.field-secret textarea, .field-secret input').fill(secret)
+    await untilText(page, 'answer-status', 'Answered', 'startsWith')
+    assert.equal((await shownData()).valid, true)
   })
 
   test('the pipeline page chains operations, and its URL reproduces the chain', async () => {

@@ -3,6 +3,8 @@
 /** The subset of JSON Schema that operation fields use, as the form reads it. */
 export interface FieldSchema {
   type?: string
+  /** A human name, where the field's own name would not do. */
+  title?: string
   enum?: Array<string | number | boolean>
   const?: string | number | boolean
   anyOf?: FieldSchema[]
@@ -56,6 +58,13 @@ export interface WebOperation {
   deliberatelySlow: boolean
   /** The boolean field of `data` that says whether a check held. */
   verdictField?: string
+  /** For an operation with an `action` field: each action's fields, and those it requires beyond the schema's `required` (a list: one of them). */
+  actions?: Record<string, WebAction>
+}
+
+export interface WebAction {
+  fields: string[]
+  requires: Array<string | string[]>
 }
 
 export interface WebCatalogue {

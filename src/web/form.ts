@@ -26,6 +26,8 @@ export interface FieldView {
 export interface OperationForm {
   element: HTMLElement
   fields: FieldView[]
+  /** The requirements of the chosen action not met yet: each a list of fields, one of which is enough. */
+  missing(): FieldView[][]
   /** The request body, or the fields' own errors (a number that is not one, JSON that does not parse). */
   read(): { body: Record<string, unknown> } | { errors: Array<{ field: string; message: string }> }
   /** The fields as URL parameters: only those that differ from their defaults, never a secret. */
@@ -50,9 +52,11 @@ let formCount = 0
 /**
  * A form for an operation's input, drawn from its schema: a select for an enum, a switch for a
  * boolean, a number input with the schema's bounds, a text area for text and JSON, each with its
- * description as help and its default filled in.
+ * description as help and its default filled in. With `actions`, only the chosen action's fields
+ * are shown (and sent); the main input, the action and what it requires stay in view, the rest
+ * folds under "Options".
  */
-export function buildForm(fields: Field[], onChange: () => void): OperationForm {
+export function buildForm(fields: Field[], onChange: () => void, actions?: WebOperation['actions']): OperationForm {
   const prefix = `f${++formCount}`
   const views: FieldView[] = fields.map((field) => {
     const id = `${prefix}-${field.name}`
@@ -67,8 +71,8 @@ export function buildForm(fields: Field[], onChange: () => void): OperationForm 
     const label =
       control.element instanceof HTMLFieldSetElement
         ? null
-        : h('label', { for: id, class: 'field-label' }, h('span', { class: 'field-name' }, field.name), ...badges)
-    if (control.element instanceof HTMLFieldSetElement) control.element.prepend(h('legend', { class: 'field-label' }, field.name, ...badges))
+        : h('label', { for: id, class: 'field-label' }, h('span', { class: 'field-name' }, fieldLabel(field)), ...badges)
+    if (control.element instanceof HTMLFieldSetElement) control.element.prepend(h('legend', { class: 'field-label' }, fieldLabel(field), ...badges))
     const container = h(
       'div',
       { class: `field field-${field.name}`, 'data-field': field.name },
@@ -79,18 +83,68 @@ export function buildForm(fields: Field[], onChange: () => void): OperationForm 
     )
     return { field, control, container, errorSlot }
   })
-  const element = h('div', { class: 'form-fields' }, ...views.map((view) => view.container))
-  element.addEventListener('input', onChange)
-  element.addEventListener('change', onChange)
-
+  const main = h('div', { class: 'main-fields' })
+  const optionFields = h('div', { class: 'option-fields' })
+  const options = h('details', { class: 'options' }, h('summary', {}, 'Options'), optionFields)
+  const element = h('div', { class: 'form-fields' }, main, options)
   const byName = new Map(views.map((view) => [view.field.name, view]))
+  const chosenAction = () => {
+    const reading = byName.get('action')?.control.read()
+    return reading?.kind === 'value' ? actions?.[String(reading.value)] : undefined
+  }
+  const shown = (view: FieldView) => {
+    const action = chosenAction()
+    return action === undefined || view.field.name === 'action' || action.fields.includes(view.field.name)
+  }
+  /** What the chosen action requires: the schema's required fields and the action's own, each a list of which one will do. */
+  const requirements = (): FieldView[][] => {
+    const needs: FieldView[][] = views.filter((view) => view.field.required && shown(view)).map((view) => [view])
+    for (const need of chosenAction()?.requires ?? []) {
+      needs.push([need].flat().flatMap((name) => byName.get(name) ?? []))
+    }
+    return needs
+  }
+  const placeFields = () => {
+    const needed = new Set(requirements().flat())
+    for (const view of views) {
+      view.container.hidden = !shown(view)
+      const inView = view.field.name === 'action' || view.field.name === 'input' || needed.has(view)
+      ;(inView ? main : optionFields).append(view.container)
+    }
+    options.hidden = !views.some((view) => shown(view) && view.container.parentElement === optionFields)
+  }
+  /** A link or an example that sets an option shows it: the options open where one differs from its default. */
+  const openChangedOptions = () => {
+    options.open = views.some(({ field, control, container }) => {
+      if (container.hidden || container.parentElement !== optionFields) return false
+      const reading = control.read()
+      return reading.kind === 'value' && reading.text !== defaultText(field.schema)
+    })
+  }
+  placeFields()
+  element.addEventListener('input', onChange)
+  element.addEventListener('change', (event) => {
+    if ((event.target as HTMLElement).closest('[data-field="action"]')) placeFields()
+    onChange()
+  })
+
   return {
     element,
     fields: views,
+    missing() {
+      return requirements().filter((need) =>
+        need.every(({ control }) => {
+          const reading = control.read()
+          return reading.kind === 'omit' || (reading.kind === 'value' && reading.text.trim() === '')
+        }),
+      )
+    },
     read() {
       const body: Record<string, unknown> = {}
       const errors: Array<{ field: string; message: string }> = []
-      for (const { field, control } of views) {
+      for (const view of views) {
+        if (!shown(view)) continue
+        const { field, control } = view
         const reading = control.read()
         if (reading.kind === 'invalid') errors.push({ field: field.name, message: reading.message })
         else if (reading.kind === 'value' && (field.required || reading.text !== defaultText(field.schema))) body[field.name] = reading.value
@@ -99,8 +153,9 @@ export function buildForm(fields: Field[], onChange: () => void): OperationForm 
     },
     shareableParams() {
       const params = new URLSearchParams()
-      for (const { field, control } of views) {
-        if (field.schema.writeOnly) continue
+      for (const view of views) {
+        const { field, control } = view
+        if (field.schema.writeOnly || !shown(view)) continue
         const reading = control.read()
         if (reading.kind === 'value' && reading.text !== defaultText(field.schema)) params.set(field.name, reading.text)
       }
@@ -108,12 +163,16 @@ export function buildForm(fields: Field[], onChange: () => void): OperationForm 
     },
     setFromParams(params) {
       for (const { field, control } of views) control.setText(field.schema.writeOnly ? undefined : (params.get(field.name) ?? undefined))
+      placeFields()
+      openChangedOptions()
     },
     setFromValues(values) {
       for (const { field, control } of views) {
         if (field.name in values) control.setValue(values[field.name])
         else control.setText(undefined)
       }
+      placeFields()
+      openChangedOptions()
     },
     showError(fieldName, message, location) {
       const view = byName.get(fieldName)
@@ -132,6 +191,19 @@ export function buildForm(fields: Field[], onChange: () => void): OperationForm 
       }
     },
   }
+}
+
+/** The field's human name: its schema's title, else its name in words (`inputEncoding` is "Input encoding"). */
+export function fieldLabel(field: Field): string {
+  if (field.schema.title) return field.schema.title
+  const words = field.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(' ')
+  const text = words.map((word) => (/[A-Z].*[A-Z]/.test(word) ? word : word.toLowerCase())).join(' ')
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/** What the description says an optional boolean without a schema default is when omitted ("Default: true for …"), else false. */
+function documentedDefault(schema: FieldSchema): boolean {
+  return /\bdefault:?\s+(?:is\s+)?`?true\b/i.test(schema.description ?? '')
 }
 
 function helpText(schema: FieldSchema): string {
@@ -179,7 +251,8 @@ function controlFor(field: Field, id: string): Control {
   const { schema } = field
   const choices = choicesOf(schema)
   if (choices) return selectControl(id, choices, schema.default, field.required)
-  if (schema.type === 'boolean') return schema.default === undefined ? tristateControl(id) : switchControl(id, schema.default === true)
+  if (schema.type === 'boolean')
+    return switchControl(id, schema.default === undefined ? documentedDefault(schema) : schema.default === true, schema.default === undefined)
   if (schema.type === 'integer' || schema.type === 'number') return numberControl(id, schema, field.required)
   if (schema.type === 'object' || schema.type === 'array') return jsonControl(id, schema)
   return textControl(id, field)
@@ -218,24 +291,28 @@ function selectControl(id: string, choices: Array<string | number | boolean>, fa
   }
 }
 
-function switchControl(id: string, fallback: boolean): Control {
+/**
+ * A switch. A boolean whose default depends on other fields shows what the description documents,
+ * and is sent only once set, so that the server still decides.
+ */
+function switchControl(id: string, fallback: boolean, omitUntilSet: boolean): Control {
   const input = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch' })
+  let set = false
+  input.addEventListener('change', () => {
+    set = true
+  })
   const setText = (text: string | undefined) => {
+    set = text !== undefined
     input.checked = text === undefined ? fallback : text === 'true'
   }
   setText(undefined)
   return {
     element: h('span', { class: 'switch-wrap' }, input),
     focusTarget: input,
-    read: () => ({ kind: 'value', value: input.checked, text: String(input.checked) }),
+    read: () => (omitUntilSet && !set ? { kind: 'omit' } : { kind: 'value', value: input.checked, text: String(input.checked) }),
     setText,
     setValue: (value) => setText(String(value)),
   }
-}
-
-/** A boolean without a default (its default depends on another field): unset, true or false. */
-function tristateControl(id: string): Control {
-  return selectControl(id, [true, false], undefined, false)
 }
 
 function numberControl(id: string, schema: FieldSchema, required: boolean): Control {

@@ -4,7 +4,7 @@ import { type Answer, curlCommand } from './api.ts'
 import type { WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
-import { buildForm, runOnSubmit } from './form.ts'
+import { buildForm, type FieldView, fieldLabel, runOnSubmit } from './form.ts'
 import { readFragment, writeFragment } from './fragment.ts'
 import { toolHabits } from './habits.ts'
 import { pageLayout } from './page.ts'
@@ -32,14 +32,41 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     clearTimeout(timer)
     timer = setTimeout(run, DEBOUNCE_MS)
   }
-  const form = buildForm(operation.fields, onChange)
+  const form = buildForm(operation.fields, onChange, operation.actions)
   // The main field leads the page on a phone, the answer right under it.
   const mainField = operation.fields.find((field) => field.required)?.name ?? operation.fields[0]?.name
   form.element.querySelector(`[data-field="${mainField}"]`)?.classList.add('main-field')
 
+  /**
+   * Until the chosen action has what it requires nothing is sent: a hint says what to fill in, and
+   * an answer already shown stays, marked as the previous input's. True when something is missing.
+   */
+  function awaitMissing(): boolean {
+    const missing = form.missing()
+    if (missing.length === 0) return false
+    const [need] = missing
+    const names = need.map(({ field }) => `the ${fieldLabel(field).toLowerCase()}`).join(' or ')
+    const action = actionName()
+    const purpose = action === undefined ? '' : ` to ${action}`
+    const fromLink = readFragment().size > 0 && need.every(({ field }) => field.schema.writeOnly)
+    const hint = fromLink
+      ? `${names.charAt(0).toUpperCase()}${names.slice(1)} was deliberately left out of the link, as secrets always are: type it${purpose}.`
+      : `${hintVerb(need)} ${names}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
+    const previous = answerSlot.childElementCount > 0
+    answerSlot.toggleAttribute('data-stale', previous)
+    showStatus('done', previous ? `${hint} The answer below is for the previous input.` : hint)
+    return true
+  }
+
+  function actionName(): string | undefined {
+    const reading = form.fields.find(({ field }) => field.name === 'action')?.control.read()
+    return reading?.kind === 'value' ? String(reading.value) : undefined
+  }
+
   async function run() {
     clearTimeout(timer)
     form.clearErrors()
+    if (awaitMissing()) return
     const reading = form.read()
     if ('errors' in reading) {
       for (const problem of reading.errors) form.showError(problem.field, `${problem.field} ${problem.message}`)
@@ -51,6 +78,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   }
 
   function showAnswer(answer: Answer) {
+    answerSlot.removeAttribute('data-stale')
     if (answer.success) {
       panel.showProcessingTime(answer.meta.processingTime)
       answerSlot.replaceChildren(renderData(answer, operation))
@@ -135,7 +163,8 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   const params = readFragment()
   form.setFromParams(params)
   const hasRequired = operation.fields.some((field) => field.required)
-  if (autoRun && ([...params.keys()].length > 0 || !hasRequired)) void run()
+  if (awaitMissing()) curlSlot.textContent = ''
+  else if (autoRun && ([...params.keys()].length > 0 || !hasRequired)) void run()
   else {
     showStatus('done', autoRun ? 'Type an input, or pick an example.' : 'Fill in the fields and press Run, or pick an example.')
     curlSlot.textContent = curlCommand(operation.name, 'body' in form.read() ? (form.read() as { body: object }).body : {})
@@ -158,4 +187,11 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
       window.removeEventListener('hashchange', onHashChange)
     },
   }
+}
+
+/** "Choose" for a closed set, "Paste" for the main input or a document, "Type" for the rest. */
+function hintVerb(need: FieldView[]): string {
+  const [{ field, control }] = need
+  if (control.focusTarget instanceof HTMLSelectElement) return 'Choose'
+  return field.name === 'input' || field.schema.type !== 'string' ? 'Paste' : 'Type'
 }
