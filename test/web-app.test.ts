@@ -835,6 +835,10 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await phonePage.goto(origin)
     await phonePage.locator('#recent li').first().waitFor()
     await audit(phonePage, 'phone /, recent tools')
+    // An operation's form at a phone's width, its options open.
+    await phonePage.goto(`${origin}/tools/otp`)
+    await phonePage.locator('details.options summary').click()
+    await audit(phonePage, 'phone /tools/otp')
     await phone.close()
     // Each theme chosen in the header against the system's other one.
     for (const [system, chosen] of [
@@ -854,7 +858,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
       await audit(togglePage, `${chosen} chosen on ${system} /`)
       await toggled.close()
     }
-    assert.equal(audited.length, 31)
+    assert.equal(audited.length, 32)
 
     /** Runs an example and opens all there is to see of its answer: the JSON, and a diff side by side. */
     async function showExample(auditPage: Page, example: number) {
