@@ -231,6 +231,18 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await other.close()
   })
 
+  test("hash's algorithm is a select of its algorithms", async () => {
+    await page.goto(`${origin}/tools/hash`)
+    await page.locator('.field-input textarea').fill('abc')
+    await page.locator('details.options summary').click()
+    const algorithm = page.locator('.field-algorithm select')
+    assert.equal(await algorithm.locator('option:checked').textContent(), 'sha256')
+    assert.ok((await algorithm.locator('option').allTextContents()).includes('sha3-256'))
+    await algorithm.selectOption({ label: 'sha512' })
+    await untilText(page, 'answer-result', 'ddaf35a193617aba', 'startsWith')
+    assert.match(page.url(), /algorithm=sha512/)
+  })
+
   async function untilAnswer(target: Page = page): Promise<string> {
     assert.match(await settled(target), /Answered/)
     return (await target.locator('#answer-result').textContent()) ?? ''

@@ -37,9 +37,13 @@ export function algorithmPattern(names: readonly string[]): string {
   return `^(?:${alternatives.join('|')})$`
 }
 
-/** The `algorithm` field: a string whose pattern accepts every spelling of `names`, sha256 by default. */
+/**
+ * The `algorithm` field, sha256 by default: one of `names`, a closed set that forms show as a
+ * choice, or any other spelling of one of them, which the pattern accepts.
+ */
 export function algorithmField(names: readonly string[], description: string) {
-  return withDefault(Type.String({ pattern: algorithmPattern(names), description }), 'sha256')
+  const spellings = Type.String({ pattern: algorithmPattern(names), description: 'another spelling of one of them (any letter case, a hyphen after "sha")' })
+  return withDefault(Type.Union([Type.Enum(names), spellings], { description }), 'sha256')
 }
 
 /** The most bytes hashed at a stretch: a few milliseconds even for the slowest algorithm. */

@@ -15,6 +15,7 @@ export interface FieldSchema {
   multipleOf?: number
   minLength?: number
   maxLength?: number
+  pattern?: string
   writeOnly?: boolean
   examples?: unknown[]
   items?: FieldSchema

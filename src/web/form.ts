@@ -238,6 +238,8 @@ function choicesOf(schema: FieldSchema): Array<string | number | boolean> | unde
   if (!schema.anyOf) return undefined
   const choices: Array<string | number | boolean> = []
   for (const member of schema.anyOf) {
+    // Other spellings of the closed set beside it (a pattern over its names): the set is the choice.
+    if (member.type === 'string' && member.pattern !== undefined && schema.anyOf.some((other) => other.enum)) continue
     if (member.const !== undefined) choices.push(member.const)
     else if (member.enum) choices.push(...member.enum)
     else if (member.type === 'integer' && member.minimum !== undefined && member.maximum !== undefined && member.maximum - member.minimum <= 16) {
