@@ -209,6 +209,10 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     assert.ok(await page.locator('.field-input').isVisible())
     assert.equal(await page.locator('.field-payload').isVisible(), false)
     assert.ok(await page.locator('.field-clockToleranceSeconds').isVisible())
+    // A token typed here (so in the address) is not a shared link: the hint asks for the secret plainly.
+    await page.locator('.field-input textarea').fill('eyJhbGciOiJIUzI1NiJ9.e30.x')
+    await untilText(page, 'answer-status', 'Type the secret or the key to verify, or pick an example.')
+    assert.match(page.url(), /input=eyJ/)
     assert.deepEqual(statuses, [], 'nothing was sent while the form was incomplete')
   })
 

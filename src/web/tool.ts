@@ -22,6 +22,8 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   const { status, answerSlot, curlSlot, showStatus } = panel
   let timer: ReturnType<typeof setTimeout> | undefined
   let disposed = false
+  // Whether the fields came from a link, which never holds a secret: a missing one was left out on purpose.
+  let fromLink = false
 
   const onChange = () => {
     // A field focused as the page is left fires its change event when removed: by then the
@@ -48,10 +50,10 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     const names = need.map(({ field }) => `the ${fieldLabel(field).toLowerCase()}`).join(' or ')
     const action = actionName()
     const purpose = action === undefined ? '' : ` to ${action}`
-    const fromLink = readFragment().size > 0 && need.every(({ field }) => field.schema.writeOnly)
-    const hint = fromLink
-      ? `${names.charAt(0).toUpperCase()}${names.slice(1)} was deliberately left out of the link, as secrets always are: type it${purpose}.`
-      : `${hintVerb(need)} ${names}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
+    const hint =
+      fromLink && need.every(({ field }) => field.schema.writeOnly)
+        ? `${names.charAt(0).toUpperCase()}${names.slice(1)} was deliberately left out of the link, as secrets always are: type it${purpose}.`
+        : `${hintVerb(need)} ${names}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
     const previous = answerSlot.childElementCount > 0
     answerSlot.toggleAttribute('data-stale', previous)
     showStatus('done', previous ? `${hint} The answer below is for the previous input.` : hint)
@@ -104,6 +106,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
           class: 'secondary small example',
           'data-example': index,
           onclick: () => {
+            fromLink = false
             form.setFromValues(example.input)
             writeFragment(form.shareableParams())
             void run()
@@ -129,6 +132,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
           type: 'button',
           class: 'secondary',
           onclick: () => {
+            fromLink = false
             form.setFromParams(new URLSearchParams())
             onChange()
           },
@@ -161,6 +165,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   })
 
   const params = readFragment()
+  fromLink = params.size > 0
   form.setFromParams(params)
   const hasRequired = operation.fields.some((field) => field.required)
   if (awaitMissing()) curlSlot.textContent = ''
@@ -174,6 +179,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     const current = form.shareableParams().toString()
     const wanted = readFragment()
     if (wanted.toString() === current) return
+    fromLink = wanted.size > 0
     form.setFromParams(wanted)
     if (autoRun) void run()
   }
