@@ -692,18 +692,19 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
   test('on a desktop, changing an option far down the form keeps the answer in view', async () => {
     const sized = await newContext('light', { width: 1280, height: 800 })
     const view = await sized.newPage()
-    await view.goto(`${origin}/tools/jwt`)
+    await view.goto(`${origin}/tools/csv-json`)
     await settled(view)
-    await view.locator('.field-input textarea').fill(RFC7519_TOKEN)
-    await view.locator('table.record caption', { hasText: 'header' }).waitFor()
-    // The last field of the form, below the fold: the page scrolls to it.
-    const last = view.locator('.form-fields .field').last().locator('input, textarea, select').first()
+    await view.locator('.field-input textarea').fill('name,age\nada,36')
+    await untilText(view, 'answer-result', 'ada', 'includes')
+    // The options unfolded, and the last of them, below the fold: the page scrolls to it.
+    await view.locator('details.options summary').click()
+    const last = view.locator('details.options .field:visible').last().locator('input, textarea, select').first()
     await last.scrollIntoViewIfNeeded()
     assert.ok(((await view.evaluate('scrollY')) as number) > 200, 'the form is taller than the window: the page scrolled')
     await last.focus()
     await view.keyboard.type('1')
     await settled(view)
-    await assertInView(view, '#answer-heading', 'jwt after an option changed')
+    await assertInView(view, '#answer-heading', 'csv-json after an option changed')
     await sized.close()
   })
 
@@ -722,6 +723,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
 
   test('views: a colour as a swatch with its contrast verdicts as badges, and no empty notes', async () => {
     await page.goto(`${origin}/tools/color`)
+    await page.locator('details.options summary').click()
     await page.locator('.field-contrastWith input, .field-contrastWith textarea').first().fill('white')
     await page.locator('.field-input input, .field-input textarea').first().fill('teal')
     await untilText(page, 'answer-result', '#008080')
