@@ -16,8 +16,10 @@ export const CLI = 'bin/devutils.js'
 /**
  * Reports the process's peak resident memory on standard error as it exits, for commands whose
  * own memory is measured: loaded before the command with --import, it costs it one tiny module.
+ * Linux's VmHWM is the peak of the process's own memory; getrusage's maxRSS (the fallback elsewhere)
+ * keeps, across the exec that starts a child, the peak of the process that spawned it: the bench's own.
  */
-const REPORT_PEAK_RSS = `data:text/javascript,process.on('exit', () => process.stderr.write('peak-rss-kib=' + process.resourceUsage().maxRSS + '\\n'))`
+const REPORT_PEAK_RSS = `data:text/javascript,import { readFileSync } from 'node:fs'; process.on('exit', () => { let kib = process.resourceUsage().maxRSS; try { kib = Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) } catch {} process.stderr.write('peak-rss-kib=' + kib + '\\n') })`
 
 /** Milliseconds from spawning `npm start`'s command until GET /ready answers 200, polled every 2 ms. */
 export async function timeServerReady(root = ROOT): Promise<number> {
