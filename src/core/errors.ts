@@ -25,9 +25,17 @@ export type ErrorDetails = Record<string, unknown> | Array<{ field: string; mess
 
 export const INTERNAL_ERROR_MESSAGE = 'An internal error occurred; it has been logged.'
 
+/**
+ * What marks a DevutilsError, whichever copy of this module made it: a worker thread under the tsx
+ * loader evaluates an operation loaded on demand with module instances of its own, and its errors
+ * must still be known for what they are.
+ */
+const BRAND = Symbol.for('devutils.DevutilsError')
+
 export class DevutilsError extends Error {
   readonly code: ErrorCode
   readonly details?: ErrorDetails
+  readonly [BRAND] = true
 
   /** `options.cause`: the error this one answers for, such as the defect behind an INTERNAL_ERROR, for the log. */
   constructor(code: ErrorCode, message: string, details?: ErrorDetails, options?: { cause?: unknown }) {
@@ -69,7 +77,7 @@ export function errorBody(error: DevutilsError): ErrorBody {
 }
 
 export function isDevutilsError(error: unknown): error is DevutilsError {
-  return error instanceof DevutilsError
+  return typeof error === 'object' && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true
 }
 
 /** What the log may say of a defect, and of each error in its chain of causes. */

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import { API_PREFIX } from '../core/catalogue.ts'
 import { asksForRetry, failure, JSON_CONTENT_TYPE, meta } from '../core/envelope.ts'
-import { DevutilsError, describeDefect, type ErrorCode, INTERNAL_ERROR_MESSAGE } from '../core/errors.ts'
+import { DevutilsError, describeDefect, type ErrorCode, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 
 /** Errors Fastify raises by itself, translated into our codes and plain sentences. */
 const FASTIFY_ERRORS: Record<string, (error: FastifyLikeError, bodyLimit: number) => DevutilsError> = {
@@ -39,7 +39,7 @@ interface FastifyLikeError {
  * become INTERNAL_ERROR with a fixed message, so internals never leave the service.
  */
 export function toDevutilsError(error: unknown, bodyLimit: number): DevutilsError {
-  if (error instanceof DevutilsError) return error
+  if (isDevutilsError(error)) return error
   const candidate = (error ?? {}) as FastifyLikeError
   const known = candidate.code ? FASTIFY_ERRORS[candidate.code] : undefined
   if (known) return known(candidate, bodyLimit)

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { type Static, type TSchema, Type } from 'typebox'
 import { catalogue } from '../core/catalogue.ts'
-import { DevutilsError } from '../core/errors.ts'
+import { DevutilsError, isDevutilsError } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
 import { operationDocument } from '../core/operation-docs.ts'
 import { closestName, searchOperations } from '../core/search.ts'
@@ -101,7 +101,7 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, val
     try {
       return await work(validate<Static<Input>>(input, args))
     } catch (error) {
-      if (error instanceof DevutilsError) return failure(error)
+      if (isDevutilsError(error)) return failure(error)
       throw error
     }
   }
