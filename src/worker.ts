@@ -3,7 +3,7 @@ import { checkedInput } from './core/execute.ts'
 import { parseJsonBody } from './core/json-body.ts'
 import { type OperationTask, type SentTask, settle, type WorkerOutcome } from './core/pool.ts'
 import { lowerThisThreadsPriority } from './core/priority.ts'
-import { loadOperation } from './operations/registry.ts'
+import { operationsByName } from './operations/index.ts'
 
 lowerThisThreadsPriority()
 
@@ -18,7 +18,7 @@ const utf8 = new TextEncoder()
 export default async function runOperation(sent: SentTask<OperationTask>): Promise<WorkerOutcome> {
   const { operation, output } = sent.task
   const outcome = await settle(sent, async (task) => {
-    const definition = await loadOperation(operation)
+    const definition = operationsByName.get(operation)
     if (!definition) throw new Error(`No operation named '${operation}' in the registry`)
     const input = 'body' in task ? checkedInput(definition, parseJsonBody(task.body)) : task.input
     const result = await definition.run(input)

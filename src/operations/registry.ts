@@ -2,9 +2,9 @@ import type { AnyOperation } from '../core/operation.ts'
 
 /**
  * Every operation by name, alphabetical, each loaded only when asked for, with its own libraries: a
- * surface that serves one operation (a one-shot `devutils <name>`, a worker thread) loads those it
- * runs alone, so that its cost does not grow with the registry. index.ts imports them all at once,
- * for the surfaces that list every operation (the server's routes, MCP's tools).
+ * surface that serves one operation (a one-shot `devutils <name>`) loads that one alone, so that its
+ * cost does not grow with the registry. index.ts imports them all at once, statically: a worker
+ * thread under the tsx loader (the tests) cannot import a TypeScript module dynamically.
  */
 export const operationLoaders = {
   barcode: () => import('./barcode.ts').then((module) => module.barcode),
