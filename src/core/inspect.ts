@@ -27,25 +27,25 @@ export function assertSafeValue(root: unknown, field: string, { checkText = true
     return
   }
   if (root === null || typeof root !== 'object') return
-  const pending: Array<[value: unknown, location: Location | undefined, depth: number]> = [[root, undefined, 0]]
+  // Only arrays and objects wait on the stack: an array of half a million scalars costs no memory.
+  const pending: Array<[container: object, location: Location | undefined, depth: number]> = [[root, undefined, 0]]
+  const visit = (child: unknown, parent: Location | undefined, key: string | number, depth: number) => {
+    if (typeof child === 'string') {
+      if (checkText && !child.isWellFormed()) throw loneSurrogateError(child, pathOf(field, { parent, key }), secret)
+    } else if (child !== null && typeof child === 'object') pending.push([child, { parent, key }, depth])
+  }
   while (pending.length > 0) {
-    const [value, location, depth] = pending.pop()!
-    if (typeof value === 'string') {
-      if (checkText && !value.isWellFormed()) throw loneSurrogateError(value, pathOf(field, location), secret)
-      continue
-    }
-    if (value === null || typeof value !== 'object') continue
+    const [container, location, depth] = pending.pop()!
     if (depth + 1 > MAX_NESTING_DEPTH) {
       throw limitExceeded(`${field} nests arrays and objects deeper than ${MAX_NESTING_DEPTH} levels`, { field, limit: MAX_NESTING_DEPTH })
     }
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) pending.push([value[index], { parent: location, key: index }, depth + 1])
+    if (Array.isArray(container)) {
+      for (let index = 0; index < container.length; index++) visit(container[index], location, index, depth + 1)
       continue
     }
-    for (const key of Object.keys(value)) {
-      const keyLocation = { parent: location, key }
-      if (checkText && !key.isWellFormed()) throw loneSurrogateError(key, pathOf(field, keyLocation), secret)
-      pending.push([(value as Record<string, unknown>)[key], keyLocation, depth + 1])
+    for (const key of Object.keys(container)) {
+      if (checkText && !key.isWellFormed()) throw loneSurrogateError(key, pathOf(field, { parent: location, key }), secret)
+      visit((container as Record<string, unknown>)[key], location, key, depth + 1)
     }
   }
 }

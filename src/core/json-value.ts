@@ -51,20 +51,30 @@ export function parseJsonText(text: string, field = 'input'): unknown {
  * looking at no more than about `limit` of it: a cheap test of whether work is heavy.
  */
 export function isLargerThan(root: unknown, limit: number): boolean {
-  let size = 0
-  const pending: unknown[] = [root]
-  while (pending.length > 0) {
-    const value = pending.pop()
-    size += typeof value === 'string' ? value.length + 2 : 4
-    if (size > limit) return true
-    if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        size += key.length + 2
-        pending.push(child)
-      }
-    }
+  const sizeOf = (value: unknown) => (typeof value === 'string' ? value.length + 2 : 4)
+  let size = sizeOf(root)
+  const pending: object[] = root !== null && typeof root === 'object' ? [root] : []
+  while (pending.length > 0 && size <= limit) {
+    forEachChild(pending.pop()!, (child, key) => {
+      size += sizeOf(child) + (typeof key === 'string' ? key.length + 2 : 0)
+      if (child !== null && typeof child === 'object') pending.push(child)
+      return size <= limit
+    })
   }
-  return false
+  return size > limit
+}
+
+/**
+ * Calls `visit` with each child of an array or object and its key (an index, in an array), in
+ * order, until it returns `false`. Arrays are read by index and objects by their own keys, so nothing
+ * is built per child: `Object.entries` of half a million elements makes as many pairs at once.
+ */
+export function forEachChild(container: object, visit: (child: unknown, key: string | number) => unknown): void {
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) if (visit(container[index], index) === false) return
+    return
+  }
+  for (const key of Object.keys(container)) if (visit((container as Record<string, unknown>)[key], key) === false) return
 }
 
 /**

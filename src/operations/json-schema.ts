@@ -2,7 +2,7 @@ import type { Ajv as AjvInstance, Options as AjvOptions, ErrorObject } from 'ajv
 import { Type } from 'typebox'
 import { commonJsExports } from '../core/commonjs.ts'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
-import { parseJsonText, WarningList, warnOfInexactNumbers } from '../core/json-value.ts'
+import { forEachChild, parseJsonText, WarningList, warnOfInexactNumbers } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -198,19 +198,18 @@ interface ValidationError {
  * error's `params` may hold a large part of the schema (an `enum`'s values), once per error.
  */
 function jsonSizeUpTo(root: unknown, limit: number): number {
+  const scalarSize = (value: unknown) => (typeof value === 'string' ? value.length + 2 : String(value).length)
+  if (root === null || typeof root !== 'object') return scalarSize(root)
   let size = 0
-  const pending: unknown[] = [root]
+  const pending: object[] = [root]
   while (pending.length > 0 && size <= limit) {
-    const value = pending.pop()
-    if (typeof value === 'string') size += value.length + 2
-    else if (value === null || typeof value !== 'object') size += String(value).length
-    else {
-      size += 2
-      for (const [key, child] of Object.entries(value)) {
-        size += key.length + 4
-        pending.push(child)
-      }
-    }
+    size += 2
+    forEachChild(pending.pop()!, (child, key) => {
+      size += typeof key === 'string' ? key.length + 4 : 1
+      if (child !== null && typeof child === 'object') pending.push(child)
+      else size += scalarSize(child)
+      return size <= limit
+    })
   }
   return size
 }

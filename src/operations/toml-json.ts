@@ -2,7 +2,7 @@ import type { TomlDate } from 'smol-toml'
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
 import { assertSafeValue } from '../core/inspect.ts'
-import { isLargerThan, lineAndColumn, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
+import { forEachChild, isLargerThan, lineAndColumn, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
@@ -116,31 +116,39 @@ async function tomlToJson(text: string) {
 /** TOML has no null: a null anywhere is refused with its path (it cannot be written, and dropping it would lose data). */
 function assertNoNull(value: unknown, path: string): void {
   if (value === null) throw invalidInput(`${path} is null, which TOML cannot express; remove it or give it a value`, { path })
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) assertNoNull(item, `${path}[${index}]`)
-  } else if (typeof value === 'object') for (const [key, item] of Object.entries(value as object)) assertNoNull(item, `${path}.${key}`)
+  if (typeof value !== 'object') return
+  // A path is spelled out only for a null or a container: not for each of many scalars.
+  forEachChild(value, (item, key) => {
+    if (item === null || typeof item === 'object') assertNoNull(item, typeof key === 'number' ? `${path}[${key}]` : `${path}.${key}`)
+  })
 }
 
 /**
  * An upper bound of the TOML text's length: every table header repeats the whole dotted path of
  * its table, so deep tables under long keys write far more than they read.
  */
-function predictTomlSize(root: unknown): number {
+function predictTomlSize(root: object): number {
   let size = 0
-  const pending: Array<[value: unknown, pathLength: number]> = [[root, 0]]
+  // Only tables and arrays wait on the stack: an array of half a million numbers is measured
+  // without building anything per element.
+  const pending: Array<[container: object, pathLength: number]> = [[root, 0]]
   while (pending.length > 0) {
-    const [value, pathLength] = pending.pop()!
-    if (typeof value === 'string') size += 6 * value.length + 2
-    else if (value === null || typeof value !== 'object') size += 32
-    else {
-      size += 3 * pathLength + 8
-      for (const [key, child] of Object.entries(value)) {
-        size += 6 * key.length + 6
-        pending.push([child, pathLength + key.length + 1])
-      }
-    }
+    const [container, pathLength] = pending.pop()!
+    size += 3 * pathLength + 8
+    forEachChild(container, (child, key) => {
+      size += typeof key === 'number' ? 2 : 6 * key.length + 6
+      if (child === null || typeof child !== 'object') size += scalarSize(child)
+      else pending.push([child, typeof key === 'number' ? pathLength : pathLength + key.length + 1])
+    })
   }
   return size
+}
+
+/** The longest a JSON scalar is written in TOML: a string escaped, a number in its shortest form. */
+function scalarSize(value: unknown): number {
+  if (typeof value === 'string') return 6 * value.length + 2
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return `${value}`.length
+  return 25
 }
 
 async function jsonToToml(input: unknown) {

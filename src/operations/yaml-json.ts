@@ -16,7 +16,7 @@ import {
   type Node as YamlNode,
 } from 'yaml'
 import { invalidInput, isDevutilsError, limitExceeded, validationError } from '../core/errors.ts'
-import { isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
+import { forEachChild, isLargerThan, parseJsonText, setOwn, WarningList } from '../core/json-value.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { NOT_IN_SUBSET, readYamlSubset } from './yaml-subset.ts'
@@ -391,7 +391,6 @@ const numberTags = (tags: Tags): Tags =>
 function predictYamlSize(root: unknown, indent: number, lineWidth: number): number {
   const step = indent + 2
   let size = 0
-  const pending: Array<[value: unknown, depth: number]> = [[root, 0]]
   const text = (value: string, depth: number) => {
     const margin = depth * step
     let lines = 1
@@ -399,18 +398,20 @@ function predictYamlSize(root: unknown, indent: number, lineWidth: number): numb
     if (lineWidth > 0) lines += Math.ceil((2 * value.length) / Math.max(20, lineWidth - margin))
     return 6 * value.length + 4 + lines * (margin + step + 2)
   }
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop()!
+  const scalar = (value: unknown, depth: number) => depth * step + 4 + (typeof value === 'string' ? text(value, depth) : 24)
+  if (root === null || typeof root !== 'object') return scalar(root, 0)
+  // Only mappings and sequences wait on the stack: a sequence of half a million numbers is
+  // measured without building anything per element.
+  const pending: Array<[container: object, depth: number]> = [[root, 0]]
+  while (pending.length > 0 && size <= OUTPUT_LIMIT_BYTES) {
+    const [container, depth] = pending.pop()!
     size += depth * step + 4
-    if (typeof value === 'string') size += text(value, depth)
-    else if (value === null || typeof value !== 'object') size += 24
-    else {
-      for (const [key, child] of Object.entries(value)) {
-        if (!Array.isArray(value)) size += text(key, depth + 1)
-        pending.push([child, depth + 1])
-      }
-    }
-    if (size > OUTPUT_LIMIT_BYTES) break
+    forEachChild(container, (child, key) => {
+      if (typeof key === 'string') size += text(key, depth + 1)
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1])
+      else size += scalar(child, depth + 1)
+      return size <= OUTPUT_LIMIT_BYTES
+    })
   }
   return size
 }
