@@ -5,18 +5,24 @@ import type { WebCatalogue, WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
 import { buildForm, type OperationForm, runOnSubmit } from './form.ts'
-import { readFragment, writeFragment } from './fragment.ts'
+import { linkSharing, readFragment } from './fragment.ts'
 import { pageLayout } from './page.ts'
 import { TOOL_PATH } from './paths.ts'
 
 const DEBOUNCE_MS = 300
 
 interface Step {
-  operation: WebOperation
+  /** Undefined for a step just added, until its operation is chosen. */
+  operation: WebOperation | undefined
   form: OperationForm
   element: HTMLLIElement
   errorSlot: HTMLElement
+  /** The step's own result, under it, once the pipeline has run. */
+  resultSlot: HTMLElement
 }
+
+/** How much of a step's result is shown under it; the last step's is whole in the answer. */
+const STEP_RESULT_SHOWN_CHARACTERS = 2000
 
 /**
  * The pipeline page: an input and a list of steps, each an operation with its own fields (without
@@ -31,13 +37,14 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   const { status, answerSlot, curlSlot, showStatus } = panel
   let timer: ReturnType<typeof setTimeout> | undefined
   let disposed = false
+  const sharing = linkSharing()
 
   const onChange = () => {
     // As on an operation's page (tool.ts): a change after the page is left is not this page's to write.
     if (disposed) return
-    writeFragment(shareableParams())
+    sharing.share(shareableParams())
     clearTimeout(timer)
-    if (!steps.some((step) => step.operation.deliberatelySlow)) timer = setTimeout(run, DEBOUNCE_MS)
+    if (!steps.some((step) => step.operation?.deliberatelySlow)) timer = setTimeout(run, DEBOUNCE_MS)
   }
   const inputForm = buildForm(
     [{ name: 'input', required: false, schema: { type: 'string', description: "The first step's input; each step's result becomes the next one's." } }],
@@ -45,30 +52,29 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   )
   const addButton = h('button', { type: 'button', class: 'secondary', id: 'add-step' }, 'Add a step')
 
-  function stepView(operation: WebOperation, params = new URLSearchParams()): Step {
-    const form = buildForm(
-      operation.fields.filter((field) => field.name !== 'input'),
-      onChange,
-    )
+  function stepView(operation: WebOperation | undefined, params = new URLSearchParams()): Step {
+    const form = buildForm(operation?.fields.filter((field) => field.name !== 'input') ?? [], onChange)
     form.setFromParams(params)
     const errorSlot = h('div', { class: 'field-error step-error', 'aria-live': 'polite' })
+    const resultSlot = h('div', { class: 'step-result' })
     const element = h('li', { class: 'step panel' })
-    const step: Step = { operation, form, element, errorSlot }
+    const step: Step = { operation, form, element, errorSlot, resultSlot }
     const select = h(
       'select',
       { class: 'step-operation' },
+      operation ? null : h('option', { value: '', selected: true }, 'Choose an operation…'),
       ...catalogue.categories.map((category) =>
         h(
           'optgroup',
           { label: category },
           ...catalogue.operations
             .filter((candidate) => candidate.category === category)
-            .map((candidate) => h('option', { value: candidate.name, selected: candidate.name === operation.name }, candidate.name)),
+            .map((candidate) => h('option', { value: candidate.name, selected: candidate.name === operation?.name }, candidate.name)),
         ),
       ),
     )
     select.addEventListener('change', () => {
-      const replacement = stepView(byName.get(select.value)!)
+      const replacement = stepView(byName.get(select.value))
       steps.splice(steps.indexOf(step), 1, replacement)
       redraw()
       replacement.element.querySelector('select')?.focus()
@@ -119,9 +125,12 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
         move(1, 'Move down'),
         remove,
       ),
-      h('p', { class: 'help' }, operation.summary, ' ', h('a', { href: `${TOOL_PATH}${operation.name}` }, `(${operation.name} on its own)`)),
+      operation
+        ? h('p', { class: 'help' }, operation.summary, ' ', h('a', { href: `${TOOL_PATH}${operation.name}` }, `(${operation.name} on its own)`))
+        : h('p', { class: 'help' }, "Choose what this step does with the previous step's result."),
       errorSlot,
       form.element,
+      resultSlot,
     )
     return step
   }
@@ -145,8 +154,7 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   }
 
   addButton.addEventListener('click', () => {
-    const previous = steps[steps.length - 1]?.operation
-    steps.push(stepView(previous ?? catalogue.operations[0]))
+    steps.push(stepView(undefined))
     redraw()
     steps[steps.length - 1].element.querySelector('select')?.focus()
     onChange()
@@ -154,7 +162,8 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
 
   function shareableParams(): URLSearchParams {
     const params = inputForm.shareableParams()
-    params.set('steps', JSON.stringify(steps.map((step) => ({ operation: step.operation.name, ...Object.fromEntries(step.form.shareableParams()) }))))
+    const chosen = steps.flatMap(({ operation, form }) => (operation ? [{ operation: operation.name, ...Object.fromEntries(form.shareableParams()) }] : []))
+    params.set('steps', JSON.stringify(chosen))
     return params
   }
 
@@ -167,10 +176,10 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
       if ('errors' in reading) {
         for (const problem of reading.errors) step.form.showError(problem.field, `${problem.field} ${problem.message}`)
         valid = false
-      } else calls.push({ operation: step.operation.name, ...reading.body })
+      } else calls.push({ operation: step.operation?.name, ...reading.body })
     }
     if (!valid) return undefined
-    const firstTakesInput = steps[0].operation.fields.some((field) => field.name === 'input')
+    const firstTakesInput = steps[0].operation?.fields.some((field) => field.name === 'input')
     const text = 'body' in input ? (input.body.input ?? '') : ''
     return { body: firstTakesInput ? { input: text, steps: calls } : { steps: calls } }
   }
@@ -183,6 +192,11 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
       step.errorSlot.replaceChildren()
       step.element.classList.remove('has-error')
     }
+    const unchosen = steps.findIndex((step) => step.operation === undefined)
+    if (unchosen >= 0) {
+      showStatus('done', `Choose the operation of step ${unchosen + 1}.`)
+      return
+    }
     const request = body()
     if (!request) {
       showStatus('error', 'Fix the field marked in the form: nothing was sent.')
@@ -193,25 +207,13 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   }
 
   function showAnswer(answer: Answer) {
+    for (const step of steps) step.resultSlot.replaceChildren()
     if (answer.success) {
-      const last = steps[steps.length - 1].operation
+      const last = steps[steps.length - 1].operation!
       const stepResults = (answer.data.steps as Array<Record<string, unknown>> | undefined) ?? []
       panel.showProcessingTime(answer.meta.processingTime)
-      answerSlot.replaceChildren(
-        renderData({ ...answer, data: stepResults[stepResults.length - 1] ?? { result: answer.data.result } }, last),
-        h(
-          'details',
-          { class: 'raw' },
-          h('summary', {}, 'Each step'),
-          h(
-            'ol',
-            { class: 'step-results' },
-            ...stepResults.map((data, index) =>
-              h('li', {}, h('p', {}, steps[index]?.operation.name ?? ''), h('pre', { class: 'code', tabindex: 0 }, JSON.stringify(data, null, 2))),
-            ),
-          ),
-        ),
-      )
+      for (const [index, data] of stepResults.entries()) steps[index]?.resultSlot.replaceChildren(...stepResultView(index, data))
+      answerSlot.replaceChildren(renderData({ ...answer, data: stepResults[stepResults.length - 1] ?? { result: answer.data.result } }, last))
       return
     }
     answerSlot.replaceChildren()
@@ -256,6 +258,7 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
       h('button', { type: 'submit', class: 'primary', id: 'run' }, 'Run'),
       copyButton('Copy link', () => location.href),
     ),
+    sharing.note,
   )
   runOnSubmit(formElement, run)
   void run()
@@ -279,6 +282,22 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
       panel.abort()
     },
   }
+}
+
+/** A step's result under it: its text, or the start of a long one with its length. */
+function stepResultView(index: number, data: Record<string, unknown>): HTMLElement[] {
+  const value = 'result' in data ? data.result : data
+  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2)
+  const shown = text.length > STEP_RESULT_SHOWN_CHARACTERS ? `${text.slice(0, STEP_RESULT_SHOWN_CHARACTERS)}…` : text
+  return [
+    h(
+      'p',
+      { class: 'step-result-label' },
+      `Result of step ${index + 1}`,
+      text === shown ? '' : ` (the first ${STEP_RESULT_SHOWN_CHARACTERS} of ${text.length} characters)`,
+    ),
+    h('pre', { class: 'code', tabindex: 0, 'data-step-result': index }, shown),
+  ]
 }
 
 function parseSteps(text: string | null): Array<Record<string, unknown>> {
