@@ -302,7 +302,9 @@ export const jwt = defineOperation({
       input: Type.Optional(
         Type.String({
           maxLength: 65_536,
-          description: 'decode and verify: the compact JWT (header.payload.signature). Required for them; sign takes `payload` instead and ignores it.',
+          writeOnly: true,
+          description:
+            'decode and verify: the compact JWT (header.payload.signature), a bearer credential. Required for them; sign takes `payload` instead and ignores it.',
           examples: [RFC7515_A1_TOKEN],
         }),
       ),
