@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIG } from '../src/core/config.ts'
 import { type AnyOperation, CATEGORIES } from '../src/core/operation.ts'
 import { PIPELINE_MAX_STEPS } from '../src/core/workflows.ts'
 import type { OutputField, WebCatalogue, WebOperation } from '../src/web/catalogue-types.ts'
@@ -19,6 +20,7 @@ export function webCatalogue(operations: readonly AnyOperation[], pipeline: AnyO
     categories: [...CATEGORIES],
     operations: listed.map(webOperation),
     pipeline: { maxSteps: PIPELINE_MAX_STEPS, summary: pipeline.summary, description: pipeline.description },
+    bodyLimitBytes: DEFAULT_CONFIG.bodyLimit,
   }
 }
 
@@ -52,7 +54,11 @@ function webOperation(operation: AnyOperation): WebOperation {
       Object.fromEntries(
         Object.entries(operation.actions).map(([action, described]) => [
           action,
-          { fields: [...described.fields], requires: (described.requires ?? []).map((need) => (typeof need === 'string' ? need : [...need])) },
+          {
+            fields: [...described.fields],
+            requires: (described.requires ?? []).map((need) => (typeof need === 'string' ? need : [...need])),
+            readsFile: described.readsFile === true,
+          },
         ]),
       ),
   }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
@@ -209,10 +210,11 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     assert.ok(await page.locator('.field-input').isVisible())
     assert.equal(await page.locator('.field-payload').isVisible(), false)
     assert.ok(await page.locator('.field-clockToleranceSeconds').isVisible())
-    // A token typed here (so in the address) is not a shared link: the hint asks for the secret plainly.
+    // A token typed here is not a shared link: the hint asks for the secret plainly. The token, a
+    // bearer credential, stays out of the address.
     await page.locator('.field-input textarea').fill('eyJhbGciOiJIUzI1NiJ9.e30.x')
     await untilText(page, 'answer-status', 'Type the secret or the key to verify, or pick an example.')
-    assert.match(page.url(), /input=eyJ/)
+    assert.doesNotMatch(page.url(), /eyJ/)
     assert.deepEqual(statuses, [], 'nothing was sent while the form was incomplete')
   })
 
@@ -280,13 +282,17 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     assert.deepEqual(statuses, [200, 200])
   })
 
-  test('a shared jwt verify link says its secret was deliberately left out, and runs once it is typed', async () => {
+  test('a shared jwt verify link says its token and secret were deliberately left out, and runs once they are typed', async () => {
     const example = operationsByName.get('jwt')!.examples.find((candidate) => (candidate.input as Record<string, unknown>).action === 'verify')!
     const { secret, ...shared } = example.input as Record<string, string>
     const statuses = apiStatuses()
+    // Even a hand-made link that holds the token is not read for it.
     await page.goto(`${origin}/tools/jwt#${new URLSearchParams(Object.entries(shared).map(([key, value]): [string, string] => [key, String(value)]))}`)
-    assert.equal(await settled(), 'The secret or the key was deliberately left out of the link, as secrets always are: type it to verify.')
+    assert.equal(await settled(), 'The input and the secret or the key were deliberately left out of the link, as secrets always are: type them to verify.')
+    assert.equal(await page.locator('.field-input textarea').inputValue(), '')
     assert.deepEqual(statuses, [])
+    await page.locator('.field-input textarea').fill(shared.input)
+    await untilText(page, 'answer-status', 'The secret or the key was deliberately left out of the link', 'startsWith')
     await page.locator('.field-secret textarea, .field-secret input').fill(secret)
     await untilText(page, 'answer-status', 'Answered', 'startsWith')
     assert.equal((await shownData()).valid, true)
@@ -295,9 +301,18 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
   test('the pipeline page chains operations, and its URL reproduces the chain', async () => {
     await page.goto(`${origin}/pipeline`)
     await page.locator('.field-input textarea').first().fill('hello')
+    await untilText(page, 'answer-result', 'aGVsbG8=')
+    // A step is added empty: nothing runs until its operation is chosen.
+    const statuses = apiStatuses()
     await page.locator('#add-step').click()
+    assert.equal(await page.locator('#step-1-operation').inputValue(), '')
+    await untilText(page, 'answer-status', 'Choose the operation of step 2.')
+    assert.deepEqual(statuses, [])
     await page.locator('#step-1-operation').selectOption('hex-text')
     await untilText(page, 'answer-result', '614756736247383d')
+    // Each step's result is shown under it.
+    assert.equal(await page.locator('[data-step="0"] [data-step-result="0"]').textContent(), 'aGVsbG8=')
+    assert.equal(await page.locator('[data-step="1"] [data-step-result="1"]').textContent(), '614756736247383d')
     const shared = page.url()
     assert.doesNotMatch(shared, /step-/)
     const other = await context.newPage()
@@ -803,6 +818,78 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     await untilText(page, 'answer', 'Copied', 'includes')
     const types = await page.evaluate('navigator.clipboard.read().then((items) => items.flatMap((item) => item.types))')
     assert.deepEqual(types, ['image/png'])
+  })
+
+  test('a link holds the fields up to 8 KB: past that the address keeps none of them and the page says so', async () => {
+    await page.goto(`${origin}/tools/base64`)
+    const input = page.locator('.field-input textarea')
+    await input.fill('a'.repeat(9000))
+    await untilText(page, 'answer-status', 'Answered', 'startsWith')
+    assert.equal(new URL(page.url()).hash, '')
+    assert.match((await page.locator('.share-note').textContent()) ?? '', /^Too large to share: a link holds the fields up to 8 KB/)
+    await input.fill('hi')
+    await untilText(page, 'answer-result', 'aGk=')
+    assert.equal(new URL(page.url()).hash, '#input=hi')
+    assert.equal(await page.locator('.share-note').textContent(), '')
+  })
+
+  test('files: opened or dropped into a tool of bytes as base64, into a tool of text as text, and one too large refused in plain words', async () => {
+    const bytes = Buffer.from([0x00, 0x01, 0xfe, 0xff, 0x80])
+    await page.goto(`${origin}/tools/hash`)
+    await page.locator('.field-input input[type="file"]').setInputFiles({ name: 'five.bin', mimeType: 'application/octet-stream', buffer: bytes })
+    await untilText(page, 'answer-result', createHash('sha256').update(bytes).digest('hex'))
+    assert.equal(await page.locator('.field-input textarea').inputValue(), bytes.toString('base64'))
+    assert.equal(await page.locator('.field-inputEncoding select option:checked').textContent(), 'base64')
+    assert.equal(await page.locator('.file-note').textContent(), 'Opened five.bin (5 bytes) as base64.')
+
+    // Dropped anywhere on the page: the bytes of a text file, not its text.
+    await page.goto(`${origin}/tools/hash`)
+    const transfer = await page.evaluateHandle(
+      `(() => { const transfer = new DataTransfer(); transfer.items.add(new File(['abc'], 'abc.txt', { type: 'text/plain' })); return transfer })()`,
+    )
+    await page.locator('article.tool').dispatchEvent('drop', { dataTransfer: transfer })
+    await untilText(page, 'answer-result', createHash('sha256').update('abc').digest('hex'))
+
+    // A tool of text reads the file as UTF-8 text; bytes that are not UTF-8 are said to be so.
+    await page.goto(`${origin}/tools/json`)
+    const picker = page.locator('.field-input input[type="file"]')
+    await picker.setInputFiles({ name: 'a.json', mimeType: 'application/json', buffer: Buffer.from('{"é": [1]}') })
+    await untilText(page, 'answer-status', 'Answered', 'startsWith')
+    assert.equal(await page.locator('.field-input textarea').inputValue(), '{"é": [1]}')
+    await picker.setInputFiles({ name: 'b.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0xff, 0xfe, 0x00]) })
+    await untilText(page, 'open-file', 'Open file…')
+    assert.equal(await page.locator('.file-note').textContent(), 'b.bin is not UTF-8 text, and this tool reads text.')
+
+    // Larger than a request may carry as base64: refused before it is read or sent.
+    await page.goto(`${origin}/tools/hash`)
+    const statuses = apiStatuses()
+    await page
+      .locator('.field-input input[type="file"]')
+      .setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(800 * 1024) })
+    await until('the refusal', async () => ((await page.locator('.file-note').textContent()) ?? '') !== '')
+    assert.equal(
+      await page.locator('.file-note').textContent(),
+      'big.bin is 800 KB: this tool takes files up to 767 KB, as a request to the service holds at most 1.0 MB.',
+    )
+    assert.deepEqual(statuses, [])
+
+    // An image to decode: the barcode tool's decode action is chosen for it.
+    const generated = await request(app, { method: 'POST', url: '/api/v1/qr-code', payload: { input: 'from a file', format: 'png' } })
+    const { result: png } = generated.json().data as { result: string }
+    await page.goto(`${origin}/tools/barcode`)
+    await page.locator('.field-input input[type="file"]').setInputFiles({ name: 'code.png', mimeType: 'image/png', buffer: Buffer.from(png, 'base64') })
+    await until('the decoded text', async () => (await page.locator('#answer').textContent())?.includes('from a file') === true)
+    assert.equal(await page.locator('.field-action select option:checked').textContent(), 'decode')
+  })
+
+  test('a text result downloads as a file named after the tool', async () => {
+    await page.goto(`${origin}/tools/base64#input=hi`)
+    await untilText(page, 'answer-result', 'aGk=')
+    const downloading = page.waitForEvent('download')
+    await page.locator('#download-result').click()
+    const download = await downloading
+    assert.equal(download.suggestedFilename(), 'base64.txt')
+    assert.equal(readFileSync((await download.path())!, 'utf8'), 'aGk=')
   })
 
   test("axe finds no serious or critical violation on the home page (also while searching), the pipeline and operation pages with their answers' views, light and dark, at a desktop's and a phone's width", async () => {

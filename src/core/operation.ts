@@ -46,6 +46,8 @@ export interface ActionFields {
   fields: readonly string[]
   /** Of those, the ones it needs beyond the schema's `required`; a list inside names fields of which one is enough. */
   requires?: ReadonlyArray<string | readonly string[]>
+  /** The action reads `input` as a file's bytes in base64 (an image to decode): interactive surfaces offer to open a file for it. */
+  readsFile?: boolean
 }
 
 export interface OperationDefinition<I extends TObject = TObject, O extends TObject = TObject, N extends string = string> {

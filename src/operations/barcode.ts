@@ -364,7 +364,7 @@ export const barcode = defineOperation({
   output: barcodeOutput,
   actions: {
     generate: { fields: ['input', 'format', 'output', 'scale', 'margin', 'height'] },
-    decode: { fields: ['input', 'formats', 'all'] },
+    decode: { fields: ['input', 'formats', 'all'], readsFile: true },
   },
   examples: [
     {

@@ -185,7 +185,7 @@ export const qrCode = defineOperation({
   output: qrOutput,
   actions: {
     generate: { fields: ['input', 'format', 'errorCorrection', 'margin', 'scale'] },
-    decode: { fields: ['input', 'all'] },
+    decode: { fields: ['input', 'all'], readsFile: true },
   },
   examples: [
     {

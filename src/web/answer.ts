@@ -1,7 +1,7 @@
 import type { Answer } from './api.ts'
 import type { OutputField } from './catalogue-types.ts'
 import { diffView, isChangeList, isHunkList } from './diff-view.ts'
-import { copyButton, h } from './dom.ts'
+import { copyButton, h, saveFile } from './dom.ts'
 import { imageBlob, imageView } from './image-view.ts'
 import { instantsList, instantsOf, instantView, isEmpty, isRecord, isVerdicts, type Json, recordTable, stringList, swatch, verdictBadges } from './views.ts'
 
@@ -125,6 +125,7 @@ function resultView(data: Record<string, Json>, context: AnswerContext, isDiff: 
       { class: 'result-head' },
       h('h3', {}, 'result'),
       copyButton(copyLabel, () => text),
+      blob === undefined ? downloadButton(text, typeof result === 'string', context.name) : null,
     ),
   )
   if (blob) block.append(imageView(blob, context.name))
@@ -143,4 +144,19 @@ function resultView(data: Record<string, Json>, context: AnswerContext, isDiff: 
     block.append(schema?.format === 'color' && typeof result === 'string' ? h('div', { class: 'swatch-row' }, swatch(result), pre) : pre)
   }
   return block
+}
+
+/** Saves a text result as a file named after the operation: plain text, or JSON for a structured result. */
+function downloadButton(text: string, isText: boolean, name: string): HTMLElement {
+  const [type, extension] = isText ? ['text/plain', 'txt'] : ['application/json', 'json']
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary small',
+      id: 'download-result',
+      onclick: () => saveFile(new Blob([text], { type: `${type};charset=utf-8` }), `${name}.${extension}`),
+    },
+    'Download',
+  )
 }

@@ -66,6 +66,8 @@ export interface WebOperation {
 export interface WebAction {
   fields: string[]
   requires: Array<string | string[]>
+  /** The action takes a file's bytes, as base64, for its input. */
+  readsFile: boolean
 }
 
 export interface WebCatalogue {
@@ -73,4 +75,6 @@ export interface WebCatalogue {
   categories: string[]
   operations: WebOperation[]
   pipeline: { maxSteps: number; summary: string; description: string }
+  /** The largest request body the service takes by default, in bytes: what bounds a file opened in a page. */
+  bodyLimitBytes: number
 }

@@ -60,3 +60,13 @@ export function copyButton(label: string, text: () => string): HTMLButtonElement
   })
   return button
 }
+
+/** Saves `blob` as a download named `name`. */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob)
+  const link = h('a', { href: url, download: name, class: 'offscreen', tabindex: -1 })
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}

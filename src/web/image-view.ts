@@ -1,4 +1,4 @@
-import { h } from './dom.ts'
+import { h, saveFile } from './dom.ts'
 
 const EXTENSIONS: Record<string, string> = { 'image/svg+xml': 'svg', 'image/png': 'png' }
 
@@ -31,15 +31,6 @@ async function asPng(blob: Blob): Promise<Blob> {
   }
 }
 
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob)
-  const link = h('a', { href: url, download: name, class: 'offscreen', tabindex: -1 })
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
-
 /**
  * An image result shown, with a download in each format it can be had in (named after the
  * operation) and, where the browser's clipboard takes images, a copy of it as an image.
@@ -64,9 +55,9 @@ export function imageView(blob: Blob, baseName: string): HTMLElement {
     buttons.push(element)
     return element
   }
-  button('Download PNG', async () => save(await asPng(blob), `${baseName}.png`)).id = 'download-png'
+  button('Download PNG', async () => saveFile(await asPng(blob), `${baseName}.png`)).id = 'download-png'
   if (blob.type !== 'image/png')
-    button(`Download ${EXTENSIONS[blob.type]?.toUpperCase() ?? 'image'}`, async () => save(blob, `${baseName}.${EXTENSIONS[blob.type] ?? 'bin'}`))
+    button(`Download ${EXTENSIONS[blob.type]?.toUpperCase() ?? 'image'}`, async () => saveFile(blob, `${baseName}.${EXTENSIONS[blob.type] ?? 'bin'}`))
   if (typeof ClipboardItem !== 'undefined' && navigator.clipboard?.write && window.isSecureContext) {
     const copy = button('Copy image', async () => {
       await navigator.clipboard.write([new ClipboardItem({ 'image/png': asPng(blob) })])

@@ -32,7 +32,7 @@ function route(catalogue: WebCatalogue, moveFocus: boolean) {
   if (path.startsWith(TOOL_PATH)) {
     const operation = catalogue.operations.find((candidate) => candidate.name === decodeURIComponent(path.slice(TOOL_PATH.length)))
     if (operation) {
-      const page = toolPage(operation)
+      const page = toolPage(operation, catalogue.bodyLimitBytes)
       // The star beside the tool's name, placed here so that the page's own layout stays as it is.
       const heading = page.element.querySelector('h1')
       if (heading) {

@@ -4,8 +4,9 @@ import { type Answer, curlCommand } from './api.ts'
 import type { WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
+import { fileOpener } from './file-input.ts'
 import { buildForm, type FieldView, fieldLabel, runOnSubmit } from './form.ts'
-import { readFragment, writeFragment } from './fragment.ts'
+import { linkSharing, readFragment } from './fragment.ts'
 import { toolHabits } from './habits.ts'
 import { pageLayout } from './page.ts'
 
@@ -16,7 +17,7 @@ const DEBOUNCE_MS = 250
  * change (except for a deliberately slow operation, which runs on request). The fields that are
  * not secret live in the URL's fragment, so that the address reproduces the computation.
  */
-export function toolPage(operation: WebOperation): { element: HTMLElement; dispose(): void } {
+export function toolPage(operation: WebOperation, bodyLimitBytes: number): { element: HTMLElement; dispose(): void } {
   const autoRun = !operation.deliberatelySlow
   const panel = answerPanel()
   const { status, answerSlot, curlSlot, showStatus } = panel
@@ -24,12 +25,13 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   let disposed = false
   // Whether the fields came from a link, which never holds a secret: a missing one was left out on purpose.
   let fromLink = false
+  const sharing = linkSharing()
 
   const onChange = () => {
     // A field focused as the page is left fires its change event when removed: by then the
     // address is the next page's, whose fragment is not this form's to write.
     if (disposed) return
-    writeFragment(form.shareableParams())
+    sharing.share(form.shareableParams())
     if (!autoRun) return
     clearTimeout(timer)
     timer = setTimeout(run, DEBOUNCE_MS)
@@ -38,6 +40,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
   // The main field leads the page on a phone, the answer right under it.
   const mainField = operation.fields.find((field) => field.required)?.name ?? operation.fields[0]?.name
   form.element.querySelector(`[data-field="${mainField}"]`)?.classList.add('main-field')
+  const openFile = fileOpener(operation, form, bodyLimitBytes)
 
   /**
    * Until the chosen action has what it requires nothing is sent: a hint says what to fill in, and
@@ -47,13 +50,16 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     const missing = form.missing()
     if (missing.length === 0) return false
     const [need] = missing
-    const names = need.map(({ field }) => `the ${fieldLabel(field).toLowerCase()}`).join(' or ')
+    const namesOf = (views: FieldView[]) => views.map(({ field }) => `the ${fieldLabel(field).toLowerCase()}`).join(' or ')
     const action = actionName()
     const purpose = action === undefined ? '' : ` to ${action}`
-    const hint =
-      fromLink && need.every(({ field }) => field.schema.writeOnly)
-        ? `${names.charAt(0).toUpperCase()}${names.slice(1)} was deliberately left out of the link, as secrets always are: type it${purpose}.`
-        : `${hintVerb(need)} ${names}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
+    let hint = `${hintVerb(need)} ${namesOf(need)}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
+    // A link holds no secret: when only secrets are missing from one, each is named as left out on purpose.
+    if (fromLink && missing.every((views) => views.every(({ field }) => field.schema.writeOnly))) {
+      const names = missing.map(namesOf).join(' and ')
+      const [verb, pronoun] = missing.length > 1 ? ['were', 'them'] : ['was', 'it']
+      hint = `${names.charAt(0).toUpperCase()}${names.slice(1)} ${verb} deliberately left out of the link, as secrets always are: type ${pronoun}${purpose}.`
+    }
     const previous = answerSlot.childElementCount > 0
     answerSlot.toggleAttribute('data-stale', previous)
     showStatus('done', previous ? `${hint} The answer below is for the previous input.` : hint)
@@ -108,7 +114,7 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
           onclick: () => {
             fromLink = false
             form.setFromValues(example.input)
-            writeFragment(form.shareableParams())
+            sharing.share(form.shareableParams())
             void run()
           },
         },
@@ -140,11 +146,12 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
         'Reset',
       ),
     ),
+    sharing.note,
     h(
       'p',
       { class: 'hint' },
       autoRun ? 'The answer follows your typing. ' : 'This operation is slow on purpose: press Run (or Ctrl+Enter). ',
-      'Secrets are never put in the link.',
+      'It runs on this service, so what you type is sent to it; secrets and tokens are never put in the link.',
     ),
   )
   runOnSubmit(formElement, run)
@@ -163,6 +170,8 @@ export function toolPage(operation: WebOperation): { element: HTMLElement; dispo
     answerSlot,
     curlSlot,
   })
+
+  if (openFile) acceptDroppedFiles(element, openFile)
 
   const params = readFragment()
   fromLink = params.size > 0
@@ -200,4 +209,24 @@ function hintVerb(need: FieldView[]): string {
   const [{ field, control }] = need
   if (control.focusTarget instanceof HTMLSelectElement) return 'Choose'
   return field.name === 'input' || field.schema.type !== 'string' ? 'Paste' : 'Type'
+}
+
+/** The page as a drop zone: a file dropped anywhere on it is opened into the input, never by the browser in its place. */
+function acceptDroppedFiles(page: HTMLElement, open: (file: File) => Promise<void>): void {
+  const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') === true
+  page.addEventListener('dragover', (event) => {
+    if (!carriesFiles(event)) return
+    event.preventDefault()
+    page.classList.add('dropping')
+  })
+  page.addEventListener('dragleave', (event) => {
+    if (event.relatedTarget === null || !page.contains(event.relatedTarget as Node)) page.classList.remove('dropping')
+  })
+  page.addEventListener('drop', (event) => {
+    const [file] = event.dataTransfer?.files ?? []
+    if (!file) return
+    event.preventDefault()
+    page.classList.remove('dropping')
+    void open(file)
+  })
 }
