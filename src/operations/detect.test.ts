@@ -15,6 +15,12 @@ interface Candidate {
 }
 const run = (input: Record<string, unknown>) => execute(detect, input) as Promise<{ result: string | null; candidates: Candidate[] }>
 
+/** The first candidate's type and confidence, at any confidence. */
+const topOf = async (input: string) => {
+  const [candidate] = (await run({ input, minConfidence: 0 })).candidates
+  return [candidate?.type, candidate?.confidence]
+}
+
 const JWT_RFC7519 =
   'eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'
 /**
@@ -264,6 +270,82 @@ describe('detect', () => {
       // Eight times the text may take a few dozen times as long (linear, with noise), never the 64 times of a quadratic scan.
       assert.ok(large < Math.max(small * 32, 150), about)
       if (listed.has(unit)) assert.ok(large < 200, about)
+    }
+  })
+
+  test('ASCII-form (xn--) top-level domains are known, for a domain and an e-mail address alike (the IANA list names them in Unicode)', async () => {
+    assert.deepEqual(await topOf('xn--e1afmkfd.xn--p1ai'), ['domain', 85])
+    assert.deepEqual(await topOf('example.xn--p1ai'), ['domain', 85])
+    assert.deepEqual(await topOf('alice@example.xn--p1ai'), ['email', 90])
+    assert.deepEqual(await topOf('пример.рф'), ['domain', 85])
+  })
+
+  test('what ranks 100 or 95 is read as its own operation reads it: text of the shape alone is not', async () => {
+    const typesOf = async (input: string) => (await run({ input, limit: 50, minConfidence: 0 })).candidates.map((candidate) => candidate.type)
+    for (const [input, type] of [
+      ['$argon2id$x$y$z', 'phcHash'],
+      ['$scrypt$a$b$c', 'phcHash'],
+      ['$2b$99$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy', 'bcrypt'],
+      ['$2b$03$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy', 'bcrypt'],
+      ['otpauth://totp/a?secret=!!!', 'otpauthUri'],
+      ['otpauth://totp/a?secret=JBSWY3DPEHPK3PX1', 'otpauthUri'],
+      ['ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ', 'sshPublicKey'],
+      [
+        `ssh-ed25519 ${Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), Buffer.alloc(31)]).toString('base64')}`,
+        'sshPublicKey',
+      ],
+      ['-----BEGIN FOO-----\n-----END FOO-----', 'pem'],
+    ] as const) {
+      assert.ok(!(await typesOf(input)).includes(type), `${input} is not ${type}`)
+    }
+    assert.deepEqual(await topOf('$2b$31$N9qo8uLOickgx2ZMRZoMyeIjZAgcfl7p92ldGxad68LJZdL17lhWy'), ['bcrypt', 100])
+    assert.deepEqual(await topOf('otpauth://totp/a?secret=jbswy3dpehpk3pxp'), ['otpauthUri', 100])
+  })
+
+  test("the ID types' next names their kind, and bytes that are not UTF-8 text are read as Latin-1 by binary's next, which then succeeds", async () => {
+    for (const [input, kind] of [
+      ['01ARZ3NDEKTSV4RRFFQ69G5FAV', 'ulid'],
+      ['507f1f77bcf86cd799439011', 'objectid'],
+      ['0ujtsYcgvSTl8PAuAdqWYSMnLOv', 'ksuid'],
+    ]) {
+      assert.deepEqual((await run({ input })).candidates[0].next?.fields, { action: 'inspect', kind })
+    }
+    for (const [input, result] of [
+      ['11111111 11111111', 'ÿÿ'],
+      ['0110100001101001', 'hi'],
+    ]) {
+      const [candidate] = (await run({ input })).candidates
+      assert.equal(candidate.type, 'binary')
+      const { operation, fields, field } = candidate.next!
+      assert.equal((await execute((await loadOperation(operation))!, { ...fields, [field]: input })).result, result)
+    }
+  })
+
+  test('digits alone are a basic-format ISO date only inside the window: 11111111 is binary first', async () => {
+    assert.deepEqual(await topOf('20231127'), ['isoDateTime', 95])
+    assert.deepEqual(await topOf('11111111'), ['binary', 80])
+  })
+
+  test('the smaller rules as written: one hex byte with a letter, two Morse symbols, a YAML flow sequence, lower-case Base32 with a digit, Base64 wrapped at a fixed width', async () => {
+    assert.deepEqual(await topOf('ff'), ['hex', 40])
+    assert.deepEqual(await topOf('42'), ['integer', 30])
+    assert.deepEqual(await topOf('.-'), ['morse', 80])
+    assert.equal((await run({ input: '.' })).result, null)
+    assert.deepEqual(await topOf('[a, b]'), ['yaml', 60])
+    assert.deepEqual(await topOf('jbswy3dpehpk3pxp'), ['base32', 50])
+    const wrapped = Buffer.from('Hello, world! '.repeat(8)).toString('base64').replace(/.{76}/g, '$&\n')
+    assert.deepEqual(await topOf(wrapped), ['base64', 70])
+    assert.ok(!(await run({ input: 'password', minConfidence: 0 })).candidates.some((candidate) => candidate.type === 'base32'))
+  })
+
+  test('64 KiB of text the full YAML and URL readers are slowest on is answered well under 200 ms', async () => {
+    for (const unit of ['MON1.2.3?]a: {', '- _] -beta/24\r\n&a ', 'k: v\n', 'a:\n  ', 'a: &a\n', 'mailto:', 'urn:', 'https://a/']) {
+      const text = unit.repeat(Math.ceil(65_536 / unit.length)).slice(0, 65_536)
+      await detectTypes(text)
+      const start = performance.now()
+      await detectTypes(text)
+      const took = performance.now() - start
+      assert.ok(took < 200, `${JSON.stringify(unit)}: ${took.toFixed(1)} ms`)
     }
   })
 

@@ -16,6 +16,7 @@ import { inspectId } from './id.ts'
 import { parseOrRefuse } from './json.ts'
 import { jose, readToken } from './jwt.ts'
 import { decodeMorse, Unknowns } from './morse.ts'
+import { parseHash } from './password-hash.ts'
 import { parseBlock } from './subnet.ts'
 import { dateFamilyOf, parseDate, readTimestampText, zoneNamed } from './timestamp.ts'
 import { percentDecode } from './url.ts'
@@ -23,6 +24,7 @@ import { engines as urlEngines } from './url-parse.ts'
 import { inspectUuid } from './uuid.ts'
 import { fastXmlParser, xmlToJson } from './xml-json.ts'
 import { YAML_OFFLOAD_THRESHOLD, yamlToJson } from './yaml-json.ts'
+import { NOT_IN_SUBSET, readYamlSubset } from './yaml-subset.ts'
 
 /** The types, in precedence order: a tie in confidence goes to the one listed first. */
 export const DETECTED_TYPES = [
@@ -68,6 +70,13 @@ export const DETECTED_TYPES = [
 export type DetectedType = (typeof DETECTED_TYPES)[number]
 
 const MAX_INPUT = 65_536
+/**
+ * The longest text the YAML library reads for a guess: YAML outside the fast subset reader costs the
+ * library microseconds a character, so a longer text is YAML here only as far as that reader goes.
+ */
+const YAML_LIBRARY_CHARACTERS = 8192
+/** The longest text the URL Standard's parser reads for a guess, a few times the longest URL browsers keep. */
+const URL_CHARACTERS = 16_384
 /**
  * Above this many characters the YAML reader may hold the event loop too long (deeply nested YAML is
  * its slowest input, and the JSON and XML readers are faster): such inputs run on a worker thread,
@@ -194,7 +203,21 @@ const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/
 /** Valid Base64 length: padded to a multiple of 4, or unpadded with a remainder that encodes whole bytes. */
 const base64Length = (text: string) => (text.includes('=') ? text.length % 4 === 0 : text.length % 4 !== 1)
 
-function base64Bytes(text: string, variant: 'standard' | 'url'): Uint8Array | undefined {
+/**
+ * Base64 wrapped at a fixed width (MIME's 76, PEM's 64) as one run: every line but the last as long
+ * as the first. The text itself where it is on one line.
+ */
+function unwrapped(text: string): string {
+  if (!text.includes('\n')) return text
+  const lines = text.split(/\r?\n/)
+  const width = lines[0].length
+  return width >= 4 && width % 4 === 0 && lines.every((line, index) => (index === lines.length - 1 ? line.length <= width : line.length === width))
+    ? lines.join('')
+    : text
+}
+
+function base64Bytes(wrapped: string, variant: 'standard' | 'url'): Uint8Array | undefined {
+  const text = unwrapped(wrapped)
   if (text.length < 8 || !base64Length(text) || !(variant === 'standard' ? BASE64 : BASE64URL).test(text)) return undefined
   return attempt(() => decodeBase64(text, { variant, padding: text.includes('='), strict: true }))
 }
@@ -229,6 +252,55 @@ async function domainLabels(text: string): Promise<string[] | undefined> {
   return tlds.has(labels[labels.length - 1].toLowerCase()) ? labels : undefined
 }
 
+/** How many SSH strings the public key blob of each type holds, its name first (RFC 4253, RFC 5656, RFC 8709, OpenSSH's PROTOCOL.u2f). */
+const SSH_KEY_STRINGS: Readonly<Record<string, number>> = {
+  'ssh-ed25519': 2,
+  'ssh-rsa': 3,
+  'ssh-dss': 5,
+  'ecdsa-sha2-nistp256': 3,
+  'ecdsa-sha2-nistp384': 3,
+  'ecdsa-sha2-nistp521': 3,
+  'sk-ssh-ed25519@openssh.com': 3,
+  'sk-ecdsa-sha2-nistp256@openssh.com': 4,
+}
+
+/** The SSH strings (a 32-bit length, then as many bytes) that make up `blob` exactly; undefined where a length overruns it. */
+function sshStrings(blob: Buffer): Buffer[] | undefined {
+  const strings: Buffer[] = []
+  let offset = 0
+  while (offset < blob.length) {
+    if (blob.length - offset < 4) return undefined
+    const length = blob.readUInt32BE(offset)
+    if (length > blob.length - offset - 4) return undefined
+    strings.push(blob.subarray(offset + 4, offset + 4 + length))
+    offset += 4 + length
+  }
+  return strings.length > 0 ? strings : undefined
+}
+
+/**
+ * Whether password-hash's reader reads the text as a hash: a cost above what this service runs (422
+ * LIMIT_EXCEEDED) is still a hash, only one verify refuses to run.
+ */
+function readsAsPasswordHash(text: string): boolean {
+  try {
+    parseHash(text)
+    return true
+  } catch (error) {
+    if (isDevutilsError(error)) return error.code === 'LIMIT_EXCEEDED'
+    throw error
+  }
+}
+
+/** The text read as YAML, or undefined; a long text only as far as the fast subset reader goes (see YAML_LIBRARY_CHARACTERS). */
+function yamlValue(text: string): unknown {
+  if (text.length > YAML_LIBRARY_CHARACTERS) {
+    const value = attempt(() => readYamlSubset(text))
+    return value === NOT_IN_SUBSET ? undefined : value
+  }
+  return attempt(() => yamlToJson(text, false))?.result
+}
+
 const rules: Record<DetectedType, Rule> = {
   dataUri(text) {
     if (!/^data:/i.test(text)) return undefined
@@ -253,7 +325,7 @@ const rules: Record<DetectedType, Rule> = {
     // One block, or several (a certificate chain as `openssl s_client -showcerts` pastes it), from the first line to the last.
     if (!text.startsWith('-----BEGIN ') || !PEM_LAST_LINE.test(text)) return undefined
     const blocks = attempt(() => readPemBlocks(text, MAX_PEM_BLOCKS))
-    if (blocks === undefined || blocks.length === 0) return undefined
+    if (blocks === undefined || blocks.length === 0 || blocks.some((block) => block.der.length === 0)) return undefined
     const label = blocks[0].label
     const details: Details = { label }
     if (blocks.length > 1) details.blocks = blocks.length
@@ -275,8 +347,9 @@ const rules: Record<DetectedType, Rule> = {
   },
 
   bcrypt(text) {
+    // The shape, then password-hash's own reader (a cost from 4 to 31, a salt of whole bytes): what verify takes.
     const match = /^\$(2[abxy])\$(\d\d)\$[./A-Za-z0-9]{53}$/.exec(text)
-    if (!match) return undefined
+    if (!match || !readsAsPasswordHash(text)) return undefined
     return { confidence: 100, details: { variant: match[1], cost: Number(match[2]) }, next: next('password-hash', { action: 'verify' }, 'hash') }
   },
 
@@ -284,6 +357,8 @@ const rules: Record<DetectedType, Rule> = {
     if (!text.startsWith('$') || text.length > 1024) return undefined
     const [, id, ...rest] = text.split('$')
     if (!PHC_IDS.has(id) || rest.length < 3 || !rest.every((part) => /^[A-Za-z0-9/+.,=-]+$/.test(part))) return undefined
+    // Parameters, salt and hash as password-hash's own reader reads them for verify.
+    if (!readsAsPasswordHash(text)) return undefined
     return { confidence: 100, details: { algorithm: id }, next: next('password-hash', { action: 'verify' }, 'hash') }
   },
 
@@ -291,7 +366,9 @@ const rules: Record<DetectedType, Rule> = {
     const match = /^otpauth:\/\/(totp|hotp)\/[^?#]*\?([^#]*)$/i.exec(text)
     if (!match) return undefined
     const parameters = new URLSearchParams(match[2])
-    if (!parameters.get('secret')) return undefined
+    const secret = parameters.get('secret')
+    // A key in Base32 (Key Uri Format), as otp reads it: letters in either case, padding optional.
+    if (!secret || !/^[A-Za-z2-7]+=*$/.test(secret) || attempt(() => decodeBase32(secret.toUpperCase(), 'rfc4648')) === undefined) return undefined
     const type = match[1].toLowerCase()
     const fields: Record<string, unknown> = { type }
     const algorithm = (parameters.get('algorithm') ?? 'SHA1').toUpperCase()
@@ -328,6 +405,7 @@ const rules: Record<DetectedType, Rule> = {
     if (!scheme) return undefined
     const name = scheme[1].toLowerCase()
     if (!text.startsWith('//', scheme[0].length) && name !== 'mailto' && name !== 'urn') return undefined
+    if (text.length > URL_CHARACTERS || /\s/.test(text)) return undefined
     const { whatwg } = await urlEngines()
     const parsed = whatwg.basicURLParse(text)
     if (parsed === null) return undefined
@@ -349,6 +427,8 @@ const rules: Record<DetectedType, Rule> = {
     if (text.length > 64 || dateFamilyOf(text) !== 'iso8601') return undefined
     const instant = attempt(() => parseDate(text, UTC, FIXED_NOW))
     if (instant === undefined) return undefined
+    // Digits alone (20231127) are a basic-format date only inside the window: 11111111 is a byte in binary rather than the year 1111.
+    if (/^\d+$/.test(text) && !inWindow(instant)) return undefined
     return {
       confidence: 95,
       details: { time: new Date(instant).toISOString(), hasOffset: /(?:[Zz]|[+-]\d\d(?::?\d\d)?)$/.test(text) && text.length > 10 },
@@ -368,9 +448,10 @@ const rules: Record<DetectedType, Rule> = {
     if (!match) return undefined
     const blob = attempt(() => decodeBase64(match[2], { variant: 'standard', padding: match[2].includes('='), strict: true }))
     if (blob === undefined || blob.length < 4) return undefined
-    // The key blob starts with its own type name as an SSH string (RFC 4253 §6.6), which must agree with the first word.
-    const nameLength = blob.readUInt32BE(0)
-    if (nameLength !== match[1].length || blob.subarray(4, 4 + nameLength).toString('latin1') !== match[1]) return undefined
+    // The key blob is SSH strings (RFC 4253 §6.6) from end to end, as many as its type has, the first
+    // its type's own name, which must agree with the first word.
+    const strings = sshStrings(blob)
+    if (strings === undefined || strings[0].toString('latin1') !== match[1] || strings.length !== SSH_KEY_STRINGS[match[1]]) return undefined
     return { confidence: 95, details: { keyType: match[1] }, next: next('key', { action: 'inspect' }) }
   },
 
@@ -398,7 +479,7 @@ const rules: Record<DetectedType, Rule> = {
       found && {
         confidence: inWindow(found.unixMs) ? 90 : 40,
         details: { time: new Date(found.unixMs).toISOString() },
-        next: next('id', { action: 'inspect' }),
+        next: next('id', { action: 'inspect', kind: 'ulid' }),
       }
     )
   },
@@ -451,16 +532,16 @@ const rules: Record<DetectedType, Rule> = {
 
   binary(text) {
     if (!/^[01]{8}(?:[ ]?[01]{8})*$/.test(text)) return undefined
-    return {
-      confidence: 80,
-      details: { bytes: text.replaceAll(' ', '').length / 8 },
-      next: next('binary-text', { action: 'binaryToText', separator: text.includes(' ') ? ' ' : '' }),
-    }
+    const digits = text.replaceAll(' ', '')
+    const bytes = Uint8Array.from({ length: digits.length / 8 }, (_, index) => Number.parseInt(digits.slice(index * 8, index * 8 + 8), 2))
+    // Bytes that are not UTF-8 text still decode, one character per byte, as Latin-1.
+    const fields = printableText(bytes) === undefined ? { action: 'binaryToText', encoding: 'latin1' } : { action: 'binaryToText' }
+    return { confidence: 80, details: { bytes: bytes.length }, next: next('binary-text', fields) }
   },
 
   morse(text) {
-    // At least two letters: a lone dot or dash is too short to call Morse.
-    if (!/^[.\-/ ]+$/.test(text) || !/[.-]/.test(text) || !/[.-][ /]+[.-]/.test(text)) return undefined
+    // At least two symbols: a lone dot or dash is too short to call Morse.
+    if (!/^[.\-/ ]+$/.test(text) || !/[.-][ /]*[.-]/.test(text)) return undefined
     const decoded = attempt(() => {
       const unknowns = new Unknowns()
       const result = decodeMorse(text, MORSE_SYMBOLS, unknowns)
@@ -493,7 +574,7 @@ const rules: Record<DetectedType, Rule> = {
       found && {
         confidence: inWindow(found.unixMs) ? 75 : 40,
         details: { time: new Date(found.unixMs).toISOString() },
-        next: next('id', { action: 'inspect' }),
+        next: next('id', { action: 'inspect', kind: 'objectid' }),
       }
     )
   },
@@ -501,7 +582,7 @@ const rules: Record<DetectedType, Rule> = {
   ksuid(text) {
     if (!/^[0-9A-Za-z]{27}$/.test(text)) return undefined
     const found = attempt(() => inspectId(text))
-    return found && { confidence: 70, details: { time: new Date(found.unixMs).toISOString() }, next: next('id', { action: 'inspect' }) }
+    return found && { confidence: 70, details: { time: new Date(found.unixMs).toISOString() }, next: next('id', { action: 'inspect', kind: 'ksuid' }) }
   },
 
   unixTimestamp(text) {
@@ -541,15 +622,16 @@ const rules: Record<DetectedType, Rule> = {
   },
 
   yaml(text) {
-    if (!/[:\n-]/.test(text)) return undefined
-    if ((text[0] === '{' || text[0] === '[') && attempt(() => parseOrRefuse(text, false)) !== undefined) return undefined
-    const converted = attempt(() => yamlToJson(text, false))
-    if (converted === undefined || typeof converted.result !== 'object' || converted.result === null) return undefined
-    const entries = Array.isArray(converted.result) ? converted.result.length : Object.keys(converted.result).length
+    const flow = text[0] === '{' || text[0] === '['
+    if (!flow && !/[:\n-]/.test(text)) return undefined
+    if (flow && attempt(() => parseOrRefuse(text, false)) !== undefined) return undefined
+    const value = yamlValue(text)
+    if (typeof value !== 'object' || value === null) return undefined
+    const entries = Array.isArray(value) ? value.length : Object.keys(value).length
     if (entries < 2) return undefined
     return {
       confidence: 60,
-      details: { kind: Array.isArray(converted.result) ? 'sequence' : 'mapping', entries },
+      details: { kind: Array.isArray(value) ? 'sequence' : 'mapping', entries },
       next: next('yaml-json', { action: 'yamlToJson' }),
     }
   },
@@ -560,7 +642,8 @@ const rules: Record<DetectedType, Rule> = {
     if (/^[0-9A-Fa-f]+$/.test(body)) digits = body
     else if (/^[0-9A-Fa-f]{2}(?:[ :][0-9A-Fa-f]{2})+$/.test(body) && !(body.includes(' ') && body.includes(':'))) digits = body.replace(/[ :]/g, '')
     else return undefined
-    if (digits.length < 4 || digits.length % 2 !== 0) return undefined
+    // One byte is hex only with a letter in it: 42 is a number first.
+    if (digits.length % 2 !== 0 || (digits.length < 4 && !/[A-Fa-f]/.test(digits))) return undefined
     const bytes = Buffer.from(digits, 'hex')
     const printable = printableText(bytes) !== undefined
     // Bytes that are not UTF-8 text still decode, one character per byte, as Latin-1.
@@ -572,8 +655,10 @@ const rules: Record<DetectedType, Rule> = {
   },
 
   base32(text) {
-    if (text.length < 8 || !/^[A-Z2-7]+=*$/.test(text)) return undefined
-    const bytes = attempt(() => decodeBase32(text, 'rfc4648'))
+    // Upper case as RFC 4648 writes it, or lower case with a digit in it, as OTP secrets are often
+    // written (a lower-case word of letters alone is a word first).
+    if (text.length < 8 || !(/^[A-Z2-7]+=*$/.test(text) || (/^[a-z2-7]+=*$/.test(text) && /[2-7]/.test(text)))) return undefined
+    const bytes = attempt(() => decodeBase32(text.toUpperCase(), 'rfc4648'))
     return bytes && { confidence: 50, details: { bytes: bytes.length }, next: next('base32', decodeFields(bytes)) }
   },
 
@@ -690,6 +775,8 @@ export const detect = defineOperation({
     'Base64, Base64url, hex and Base32 readings are left out when a type of confidence 90 or more covers the whole text. A data URI gives in `details.payloadStart` where its payload starts, which is what its `next` decodes. ' +
     'Answers never depend on the clock: timestamps and embedded times count as plausible between 1990-01-01 and 2100-01-01 (outside it a Unix timestamp ranks 20, and an ObjectId or a ULID 40, since such text is more likely hex or a plain number), and two-digit RFC 850 years are read as of 2000. ' +
     'A PEM text (from its first BEGIN line to its last END line, explanatory text between blocks allowed) of several blocks (a certificate chain) gives the first label and `details.blocks`; its `next` is x509 for certificates, CSRs, CRLs and PKCS#7, key for keys. ' +
+    'What ranks 100 is read as its own operation reads it: a bcrypt or PHC string by password-hash’s reader (a bcrypt cost from 4 to 31, whole salts and hashes), an otpauth URI’s secret as Base32, a PEM block with a body, an SSH key whose blob holds exactly the strings of its type. ' +
+    'Digits alone are an ISO 8601 basic date (20231127) only inside that window. A text of more than 8,192 characters is YAML only as far as the fast reader of plain YAML goes, and a URL is read up to 16,384 characters: longer ones cost the full readers too long for a guess. ' +
     'Details never copy the text: a JWT gives only its header’s alg, typ and kid; an otpauth URI its type and parameters, never its secret or account. Nothing recognised is `result: null` with no candidates, not an error. ' +
     'POST only, since pasted text often holds tokens.',
   input,

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import { domainToASCII } from 'node:url'
 import { type Static, Type } from 'typebox'
 import { validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
@@ -27,7 +28,14 @@ export const HASH_CANDIDATES: Readonly<Record<number, readonly string[]>> = {
 }
 
 /** The IANA root zone's TLDs (tlds), loaded with the first call. */
-export const topLevelDomains = lazily(async () => new Set((await import('tlds', { with: { type: 'json' } })).default as string[]))
+/**
+ * The IANA root zone's TLDs, each internationalised one in both its forms: the list names them in
+ * Unicode (`рф`), and text carries them as often in their ASCII form (`xn--p1ai`).
+ */
+export const topLevelDomains = lazily(async () => {
+  const names = (await import('tlds', { with: { type: 'json' } })).default as string[]
+  return new Set(names.flatMap((name) => (/^[\x00-\x7f]*$/.test(name) ? [name] : [name, domainToASCII(name)])))
+})
 /** The URL Standard's parser, which decides whether a URL candidate is a URL. */
 const whatwgUrl = lazily(async () => {
   const module = await import('whatwg-url')
