@@ -892,6 +892,164 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     assert.equal(readFileSync((await download.path())!, 'utf8'), 'aGk=')
   })
 
+  /**
+   * A person's task on a desktop, counted in steps from the home page: each key pressed, text typed
+   * or pasted, click, choice, dropped file or address opened is one; pasting into a field that does
+   * not have the focus is two (a click, then the paste). Each task ends with its answer in view,
+   * and how long the answer took after the last step is reported.
+   */
+  class Task {
+    steps = 0
+    #lastStep = 0
+    constructor(readonly view: Page) {}
+    async #step<T>(action: () => Promise<T>): Promise<T> {
+      this.steps++
+      const result = await action()
+      this.#lastStep = performance.now()
+      return result
+    }
+    type = (text: string) => this.#step(() => this.view.keyboard.type(text))
+    press = (key: string) => this.#step(() => this.view.keyboard.press(key))
+    click = (selector: string) => this.#step(() => this.view.locator(selector).click())
+    choose = (selector: string, label: string) => this.#step(() => this.view.locator(selector).selectOption({ label }))
+    open = (url: string) => this.#step(async () => void (await this.view.goto(url)))
+    /** Pastes from the clipboard, as a person does (Playwright's fill types a multi-line text line by line, far slower than a paste). */
+    async paste(selector: string, text: string) {
+      if (!(await focused(selector, this.view))) await this.click(selector)
+      await this.view.evaluate(`navigator.clipboard.writeText(${JSON.stringify(text)})`)
+      await this.press('Control+V')
+    }
+    drop = (name: string, bytes: Buffer) =>
+      this.#step(async () => {
+        const transfer = await this.view.evaluateHandle(
+          `(() => { const transfer = new DataTransfer(); transfer.items.add(new File([Uint8Array.from(atob(${JSON.stringify(bytes.toString('base64'))}), (c) => c.charCodeAt(0))], ${JSON.stringify(name)})); return transfer })()`,
+        )
+        await this.view.locator('article.tool').dispatchEvent('drop', { dataTransfer: transfer })
+      })
+    /** Opens a tool as a person does from the home page: its name typed into the focused search, then Enter. */
+    async find(query: string, operation: string) {
+      await this.type(query)
+      await untilText(this.view, 'search-count', `Enter opens ${operation}.`, 'includes')
+      await this.press('Enter')
+      await this.view.waitForURL(`${origin}/tools/${operation}`)
+    }
+    /** Waits for the answer `shown` checks, then says how long it took after the last step; the answer must be in view. */
+    async answered(what: string, shown: () => Promise<boolean>): Promise<number> {
+      await until(what, shown)
+      const took = performance.now() - this.#lastStep
+      await assertInView(this.view, '#answer', what)
+      return took
+    }
+  }
+
+  test("ten tasks as a person does them, each in few steps with its answer in view (the counts are in the README beside it-tools')", async (t) => {
+    const sized = await newContext('light', { width: 1280, height: 800 })
+    await sized.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
+    const view = await sized.newPage()
+    const home = async () => {
+      await view.goto(origin)
+      await untilText(view, 'search-count', `${operations.length} tools`)
+      return new Task(view)
+    }
+    const resultText = () => view.locator('#answer-result').textContent()
+    const report: string[] = []
+    const done = (name: string, task: Task, expectedSteps: number, took: number) => {
+      assert.equal(task.steps, expectedSteps, `${name}: steps`)
+      assert.ok(took < 10_000, `${name}: the answer took ${took.toFixed(0)} ms`)
+      report.push(`${name}: ${task.steps} steps, answered ${took.toFixed(0)} ms after the last`)
+    }
+
+    let task = await home()
+    await task.find('jwt', 'jwt')
+    await task.paste('.field-input textarea', RFC7519_TOKEN)
+    done('decode a pasted JWT', task, 3, await task.answered('the claims', () => view.locator('table.record caption', { hasText: 'result' }).isVisible()))
+
+    task = await home()
+    await task.find('json', 'json')
+    const items = Array.from({ length: 3500 }, (_, index) => ({ id: index, name: `item ${index}`, tags: ['a', 'b', 'c'], price: index / 4 }))
+    const document = JSON.stringify({ items })
+    assert.ok(document.length > 200_000)
+    await task.paste('.field-input textarea', document)
+    await task.answered('the formatted JSON', async () => ((await resultText()) ?? '').startsWith('{\n  "items": ['))
+    await task.choose('.field-action select', 'query')
+    await task.paste('.field-path input, .field-path textarea', '$.items[3].name')
+    done('pretty-print 200 KB of JSON and query it', task, 6, await task.answered('the query', async () => (await resultText()) === '[\n  "item 3"\n]'))
+
+    task = await home()
+    await task.find('diff', 'diff')
+    const lines = Array.from({ length: 2000 }, (_, index) => `line ${index}`)
+    await task.paste('.field-input textarea', lines.join('\n'))
+    await task.paste('.field-compareTo textarea', lines.map((line, index) => (index % 500 === 7 ? `${line} changed` : line)).join('\n'))
+    await task.answered('the diff', () => view.getByRole('button', { name: 'Side by side' }).isVisible())
+    await task.click('button:has-text("Side by side")')
+    done('diff two 2,000-line texts side by side', task, 6, await task.answered('side by side', () => view.locator('.side-by-side').first().isVisible()))
+
+    task = await home()
+    await task.find('cron', 'cron')
+    await task.type('*/15 9-17 * * 1-5')
+    done(
+      'the next three runs of a cron expression',
+      task,
+      3,
+      await task.answered('the next runs', async () => (await view.locator('#answer .instants li').count()) >= 3),
+    )
+
+    task = await home()
+    const file = Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 31) & 0xff))
+    await task.find('sha256', 'hash')
+    await task.drop('data.bin', file)
+    const sha256 = createHash('sha256').update(file).digest('hex')
+    done('sha256 of a file dropped on the page', task, 3, await task.answered('the digest', async () => (await resultText()) === sha256))
+
+    task = await home()
+    await task.find('qr', 'qr-code')
+    await task.type('https://example.com/')
+    const image = await task.answered('the QR code', () => view.locator('#answer-image').isVisible())
+    const downloading = view.waitForEvent('download')
+    await task.click('#download-png')
+    assert.equal((await downloading).suggestedFilename(), 'qr-code.png')
+    done('a QR code downloaded as PNG', task, 4, image)
+
+    task = await home()
+    await task.click('.site-header a[href="/pipeline"]')
+    await task.paste('.field-input textarea', Buffer.from('{"a":[1,2]}').toString('base64'))
+    await task.choose('[data-step="0"] .field-action select', 'decode')
+    await task.click('#add-step')
+    await view.locator('#step-1-operation').selectOption('json')
+    task.steps++
+    done(
+      'base64-decode then pretty-print, as a pipeline',
+      task,
+      6,
+      await task.answered('the JSON', async () => (await resultText()) === '{\n  "a": [\n    1,\n    2\n  ]\n}'),
+    )
+
+    task = await home()
+    await task.find('color', 'color')
+    await task.type('#1a56b8')
+    await task.answered('the colour', () => view.locator('#answer .swatch').first().isVisible())
+    await task.click('details.options summary')
+    await task.paste('.field-contrastWith input, .field-contrastWith textarea', 'white')
+    done("a colour's contrast with white", task, 6, await task.answered('the verdicts', () => view.locator('#answer .verdict-badge').first().isVisible()))
+
+    const shared = `${origin}/tools/base64#input=aGVsbG8gd29ybGQ&action=decode`
+    task = new Task(view)
+    await task.open(shared)
+    done('open a shared link', task, 1, await task.answered('the shared answer', async () => (await resultText()) === 'hello world'))
+
+    task = await home()
+    await task.find('epoch', 'timestamp')
+    done(
+      'find epoch from the home page',
+      task,
+      2,
+      await task.answered('the timestamp tool', async () => ((await view.locator('#answer-status').textContent()) ?? '').startsWith('Answered')),
+    )
+
+    for (const line of report) t.diagnostic(line)
+    await sized.close()
+  })
+
   test("axe finds no serious or critical violation on the home page (also while searching), the pipeline and operation pages with their answers' views, light and dark, at a desktop's and a phone's width", async () => {
     const audited: string[] = []
     for (const scheme of ['light', 'dark'] as const) {

@@ -64,8 +64,12 @@ function route(catalogue: WebCatalogue, moveFocus: boolean) {
   }
   const search = main.querySelector<HTMLInputElement>('#search')
   if (search) search.focus()
-  else if (moveFocus) main.querySelector<HTMLElement>('h1')?.focus()
+  // A tool opened from within the app is there to be given its input: the main field takes the focus.
+  else if (moveFocus) (main.querySelector<HTMLElement>(MAIN_CONTROL) ?? main.querySelector<HTMLElement>('h1'))?.focus()
 }
+
+/** The control of a tool page's main field. */
+const MAIN_CONTROL = '.main-field textarea, .main-field input:not([type="file"]), .main-field select'
 
 /** The search box, from any page: on the home page it is focused (its query selected, to type over), elsewhere the home page is opened. */
 function openSearch(catalogue: WebCatalogue) {
