@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { build, version as esbuildVersion } from 'esbuild'
+import { build, version as esbuildVersion, type Plugin } from 'esbuild'
 import { JQ_DIST_FOLDER, patchJqJs } from '../src/core/jq-engine.ts'
 import { ZXING_WASM_FILE } from '../src/core/zxing.ts'
 import { buildApp } from '../src/http/app.ts'
@@ -168,6 +168,10 @@ async function buildWebApp(webOutdir: string) {
     entryPoints: { app: 'src/web/main.ts' },
     outdir: webOutdir,
     entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    // Each operation that runs in the browser is a chunk of its own, loaded with its first call.
+    splitting: true,
+    plugins: [await browserOperationsModule()],
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -193,7 +197,8 @@ async function buildWebApp(webOutdir: string) {
   writeFileSync(join(webOutdir, 'index.html'), html)
   const manifest = webManifest(`${WEB_ASSETS_PATH}${icon}`)
   writeFileSync(join(webOutdir, basename(WEB_MANIFEST_PATH)), manifest)
-  const precache = ['/', WEB_MANIFEST_PATH, ...Object.values(names).map((name) => `${WEB_ASSETS_PATH}${name}`)]
+  const chunks = outputs.filter((name) => name.startsWith('chunk-') && name.endsWith('.js'))
+  const precache = ['/', WEB_MANIFEST_PATH, ...[...Object.values(names), ...chunks].map((name) => `${WEB_ASSETS_PATH}${name}`)]
   // The cache is named after what it holds: index.html and the manifest are not content-named themselves.
   const version = createHash('sha256').update(html).update(manifest).update(precache.join('\n')).digest('base64url').slice(0, 10)
   await build({
@@ -214,6 +219,33 @@ async function buildWebApp(webOutdir: string) {
     },
   })
   compressBesideEach(webOutdir)
+}
+
+/**
+ * `devutils:browser-operations`, the module the web app runs operations in the page from: a loader
+ * for each operation of the registry marked `runsInBrowser`, from its own file (named as the
+ * operation), so that each is a chunk loaded with its first call.
+ */
+async function browserOperationsModule(): Promise<Plugin> {
+  const loaders: string[] = []
+  for (const operation of operations.filter((candidate) => candidate.runsInBrowser)) {
+    const file = join(root, 'src', 'operations', `${operation.name}.ts`)
+    const exported = Object.entries(await import(file)).find(([, value]) => value === operation)?.[0]
+    if (exported === undefined) throw new Error(`${file} does not export the operation ${operation.name}`)
+    loaders.push(`${JSON.stringify(operation.name)}: () => import(${JSON.stringify(file)}).then((module) => module.${exported}),`)
+  }
+  const name = 'devutils:browser-operations'
+  return {
+    name,
+    setup(plugin) {
+      plugin.onResolve({ filter: /^devutils:browser-operations$/ }, () => ({ path: name, namespace: name }))
+      plugin.onLoad({ filter: /.*/, namespace: name }, () => ({
+        contents: `export const browserOperations = {\n${loaders.join('\n')}\n}\n`,
+        resolveDir: root,
+        loader: 'js',
+      }))
+    },
+  }
 }
 
 /** The web app manifest: what a browser needs to install the app, with the theme's colours of the light scheme. */

@@ -240,6 +240,14 @@ function getOperationsPart(): string {
     .join(', ')
 }
 
+/** The operations the web app runs in the page. */
+function browserOperationsPart(): string {
+  return servedOperations
+    .filter((operation) => operation.runsInBrowser)
+    .map((operation) => `\`${operation.name}\``)
+    .join(', ')
+}
+
 const cell = (text: string) => text.replaceAll('|', '\\|')
 
 function configurationPart(): string {
@@ -261,6 +269,7 @@ async function generatedParts(): Promise<Record<string, string>> {
   return {
     'operation-count': operationCountPart(),
     'get-operations': getOperationsPart(),
+    'browser-operations': browserOperationsPart(),
     operations: await operationsPart(),
     workflows: await workflowsPart(),
     configuration: configurationPart(),

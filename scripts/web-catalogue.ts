@@ -48,6 +48,7 @@ function webOperation(operation: AnyOperation): WebOperation {
       fixedOutput: example.output !== undefined,
     })),
     deliberatelySlow: operation.deliberatelySlow === true,
+    runsInBrowser: operation.runsInBrowser === true,
     verdictField: operation.verdict?.field,
     actions:
       operation.actions &&

@@ -1,5 +1,5 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina'
-import { checkedInput } from './core/execute.ts'
+import { checkedInput } from './core/checked-input.ts'
 import { parseJsonBody } from './core/json-body.ts'
 import { type OperationTask, type SentTask, settle, type WorkerOutcome } from './core/pool.ts'
 import { lowerThisThreadsPriority } from './core/priority.ts'

@@ -16,7 +16,7 @@ import { protection } from '../src/http/protection.ts'
 import { transport } from '../src/http/transport.ts'
 import { servedOperations } from '../src/served.ts'
 import { brokenOperation, DEFECT_MESSAGE } from './fixtures/broken-operation.ts'
-import { buildTestApp } from './helpers.ts'
+import { buildTestApp, ROOMY_CONFIG } from './helpers.ts'
 
 /** One request over a real socket, through `agent` (which may keep its connection alive). */
 function send(
@@ -53,7 +53,8 @@ describe('one request path', () => {
   let port: number
   const seen: string[] = []
   before(async () => {
-    app = await buildTestApp()
+    // The request path is what is tested, not speed: a cold worker thread (format's first call loads prettier) may take seconds on a busy machine.
+    app = await buildTestApp(ROOMY_CONFIG)
     // A hook added after the service's own: every request must reach it, as any plugin added later would.
     app.addHook('onRequest', async (request) => {
       seen.push(`${request.method} ${request.url}`)

@@ -103,7 +103,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
   }
 
   test("every operation's page loads, runs its first example and shows the documented data", async () => {
-    for (const operation of operations) {
+    for (const operation of operations.filter((candidate) => !candidate.runsInBrowser)) {
       await page.goto(`${origin}/tools/${operation.name}`)
       await settled()
       const [example] = operation.examples
@@ -116,6 +116,36 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
       if (example.output !== undefined) assert.deepEqual(data, example.output, `${operation.name}: ${example.summary}`)
       else validate(operation.output, data, 'data')
     }
+  })
+
+  test('the operations that run in the browser answer every example in the page, as documented, with the service out of reach', async () => {
+    const inPage = operations.filter((operation) => operation.runsInBrowser)
+    assert.ok(inPage.length >= 8, inPage.map((operation) => operation.name).join(', '))
+    const own = await newContext()
+    const tab = await own.newPage()
+    const sent: string[] = []
+    await tab.route('**/api/v1/**', (route) => {
+      sent.push(route.request().url())
+      return route.abort()
+    })
+    for (const operation of inPage) {
+      await tab.goto(`${origin}/tools/${operation.name}`)
+      assert.equal(await tab.locator('.runs-here .badge').textContent(), 'runs in your browser')
+      for (const [index, example] of operation.examples.entries()) {
+        await tab.locator(`button[data-example="${index}"]`).click()
+        const status = await settled(tab)
+        assert.match(status, /Answered in [\d.]+ ms of processing, in your browser\./, `${operation.name}: ${status}`)
+        const data = await shownData(tab)
+        if (example.output !== undefined) assert.deepEqual(data, example.output, `${operation.name}: ${example.summary}`)
+        else validate(operation.output, data, 'data')
+      }
+    }
+    // A refusal is the service's own: its status and code, its message beside the field.
+    await tab.goto(`${origin}/tools/color#input=%23zz`)
+    assert.match(await settled(tab), /^422 INVALID_INPUT/)
+    assert.match((await tab.locator('.field-input .field-error').textContent()) ?? '', /zz/)
+    assert.deepEqual(sent, [], 'nothing was sent')
+    await own.close()
   })
 
   test('a field the API refuses (400) shows its message next to that field', async () => {
@@ -629,6 +659,9 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
       assert.equal(await tab.locator('h1').textContent(), 'base64')
       await tab.goto(`${origin}/pipeline`)
       assert.equal(await tab.locator('h1').textContent(), 'Pipeline')
+      // An operation that runs in the browser answers offline, its code from the worker's cache.
+      await tab.goto(`${origin}/tools/case#input=hello%20world&to=camel`)
+      await untilText(tab, 'answer-result', 'helloWorld')
       // A call: a prompt message, not a wait.
       await tab.goto(`${origin}/tools/base64`)
       const started = Date.now()

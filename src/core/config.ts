@@ -1,3 +1,5 @@
+import type { CodeBudgetSetting, CodeBudgets } from './operation.ts'
+
 /**
  * The service's settings, in one table: each with its environment variable, its default, what it
  * means and how its text is read. The `Config` type, the defaults, the environment parsing, the
@@ -103,8 +105,7 @@ type ValueOf<S> = S extends ChoiceSetting<infer T> ? T : S extends IntegerSettin
 export type Config = { [K in keyof Settings]: ValueOf<Settings[K]> }
 
 /** The settings that give an operation running untrusted code (a pattern, a program) a budget of its own. */
-export type CodeBudgetSetting = 'regexTimeBudgetMs' | 'jqTimeBudgetMs'
-export type CodeBudgets = Pick<Config, CodeBudgetSetting>
+export type { CodeBudgetSetting, CodeBudgets }
 /** Every time budget a surface passes on to the calls it serves. */
 export type TimeBudgets = Pick<Config, 'timeBudgetMs' | CodeBudgetSetting>
 

@@ -1,10 +1,9 @@
+import { checkedInput } from './checked-input.ts'
 import { DEFAULT_CONFIG } from './config.ts'
-import { assertSafeValue } from './inspect.ts'
 import { parseJsonBody } from './json-body.ts'
 import type { AnyOperation, RunContext } from './operation.ts'
 import { countedPerClient, overrunOf } from './overrun.ts'
 import { type OperationOutput, type OperationTask, runOperationInWorker } from './pool.ts'
-import { validate } from './validate.ts'
 
 export interface ExecuteOptions extends Omit<RunContext, 'timeBudgetMs'> {
   /** How long heavy work (see `offload`) may take before it is stopped with 503 TIMEOUT (or 422, see `overrun`). */
@@ -82,36 +81,6 @@ function promised<T>(answer: () => T | Promise<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error)
   }
-}
-
-/** The raw input validated, with its defaults, and checked for what a schema cannot see (depth, lone surrogates). */
-export function checkedInput(operation: AnyOperation, rawInput: unknown): Record<string, unknown> {
-  const input = validate<Record<string, unknown>>(operation.input, rawInput)
-  if (!operation.checksEachCall) {
-    const { plain, secret, secretFields } = fieldChecksOf(operation)
-    for (const field in input) assertSafeValue(input[field], field, secretFields.has(field) ? secret : plain)
-  }
-  return input
-}
-
-type SafeValueOptions = Parameters<typeof assertSafeValue>[2]
-
-const fieldChecks = new WeakMap<AnyOperation, { plain: SafeValueOptions; secret: SafeValueOptions; secretFields: ReadonlySet<string> }>()
-
-/** How an operation's input fields are checked (their text, and which are secrets), worked out once. */
-function fieldChecksOf(operation: AnyOperation) {
-  let checks = fieldChecks.get(operation)
-  if (checks === undefined) {
-    const checkText = !operation.allowLoneSurrogates
-    const properties = Object.entries(operation.input.properties as Record<string, { writeOnly?: boolean }>)
-    checks = {
-      plain: { checkText, secret: false },
-      secret: { checkText, secret: true },
-      secretFields: new Set(properties.filter(([, property]) => property.writeOnly === true).map(([field]) => field)),
-    }
-    fieldChecks.set(operation, checks)
-  }
-  return checks
 }
 
 /**

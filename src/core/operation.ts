@@ -1,6 +1,5 @@
 import { type Static, type TObject, type TSchema, Type } from 'typebox'
 import { Memory } from 'typebox/system'
-import type { CodeBudgetSetting, CodeBudgets } from './config.ts'
 import { typeEnums } from './schema-types.ts'
 
 /** The categories of operations, as the catalogue groups them. */
@@ -39,6 +38,10 @@ export interface OperationExample<I extends TObject, O extends TSchema> {
   /** Omitted for generators, whose output is random: their examples are checked against the schema only. */
   output?: Static<O>
 }
+
+/** The settings (config.ts) that bound an operation running untrusted code, in milliseconds. */
+export type CodeBudgetSetting = 'regexTimeBudgetMs' | 'jqTimeBudgetMs'
+export type CodeBudgets = Record<CodeBudgetSetting, number>
 
 /** What one action of an operation reads. */
 export interface ActionFields {
@@ -112,6 +115,12 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    * rather than at every change of a field.
    */
   deliberatelySlow?: boolean
+  /**
+   * Pure code that needs nothing of a server (no Node.js module, no Buffer) and whose answers do not
+   * hang on the host's time-zone or locale data: the web app runs it in the page, so that its input
+   * never leaves the browser and it works offline. The web app's tests run its examples there.
+   */
+  runsInBrowser?: boolean
   run(input: OperationInput<I>, context?: RunContext): Static<O> | Promise<Static<O>>
 }
 

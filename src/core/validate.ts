@@ -1,10 +1,29 @@
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import type { TLocalizedValidationError } from 'typebox/error'
+import { Check, Errors } from 'typebox/value'
 import { DevutilsError } from './errors.ts'
 
-type Validator = ReturnType<typeof Compile>
+interface Validator {
+  Check(value: unknown): boolean
+  Errors(value: unknown): TLocalizedValidationError[]
+}
 type JsonSchema = Record<string, unknown>
+
+/**
+ * How a schema becomes its check: compiled into code, or (in a web page, whose policy forbids
+ * evaluating code) interpreted. Both give the same verdicts and the same errors.
+ */
+let validatorOf: (schema: TSchema) => Validator = Compile
+
+/**
+ * Checks schemas by interpreting them from now on, never by compiling code: for a web page that
+ * runs operations under a Content-Security-Policy without 'unsafe-eval', where TypeBox's attempt to
+ * compile would be reported as a violation.
+ */
+export function interpretSchemas(): void {
+  validatorOf = (schema) => ({ Check: (value: unknown) => Check(schema, value), Errors: (value: unknown) => Errors(schema, value) })
+}
 
 /** A schema's compiled check and its top-level defaults, prepared once per schema. */
 interface Prepared {
@@ -22,7 +41,7 @@ function prepare(schema: TSchema): Prepared {
     const properties = ((schema as JsonSchema).properties ?? {}) as Record<string, JsonSchema>
     const withDefault = Object.entries(properties).filter(([, property]) => property.default !== undefined)
     entry = {
-      validator: Compile(schema),
+      validator: validatorOf(schema),
       defaults: withDefault.length === 0 ? undefined : Object.fromEntries(withDefault.map(([field, property]) => [field, property.default])),
       objectDefaults: withDefault.filter(([, property]) => typeof property.default === 'object').map(([field]) => field),
     }

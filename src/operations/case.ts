@@ -200,6 +200,7 @@ export const caseOperation = defineOperation({
   offload({ input }) {
     return input.length > OFFLOAD_LENGTH
   },
+  runsInBrowser: true,
   run({ input, to, locale }) {
     const canonical = canonicalLocale(locale)
     const result = convert(input, to, canonical)

@@ -358,6 +358,7 @@ export const color = defineOperation({
       },
     },
   ],
+  runsInBrowser: true,
   run({ input, contrastWith: background }) {
     const { color, alpha } = parseColor(input, 'input')
     const { rgb, inGamut } = srgbOf(color)

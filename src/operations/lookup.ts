@@ -370,6 +370,7 @@ export const lookup = defineOperation({
       },
     },
   ],
+  runsInBrowser: true,
   async run({ table, input, limit }) {
     const text = String(input).trim()
     if (text === '') throw validationError('input', 'is only spaces; give a code, an extension, a media type, a port or a name')

@@ -287,6 +287,7 @@ export const phone = defineOperation({
   overrun: {
     advice: 'a text of long runs of digits and punctuation is slow to search, as each run is parsed as a candidate number; search a shorter text',
   },
+  runsInBrowser: true,
   async run({ action, input, country }) {
     const lib = await engine()
     if (country !== undefined && !lib.isSupportedCountry(country)) {

@@ -83,5 +83,6 @@ export const rot13 = defineOperation({
       output: { result: 'Room 197, Égntr', action: 'decode' },
     },
   ],
+  runsInBrowser: true,
   run: ({ input, variant, action }) => ({ result: rotate(input, variant), action }),
 })

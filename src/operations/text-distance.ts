@@ -447,6 +447,7 @@ export const textDistance = defineOperation({
   offload({ input, compareTo, metric }) {
     return input.length + compareTo.length > OFFLOAD_LENGTH || (isQuadratic(metric) && input.length * compareTo.length > OFFLOAD_CELLS)
   },
+  runsInBrowser: true,
   run({ input, compareTo, metric, unit, caseSensitive, normalize }) {
     const alphabet = new Alphabet()
     const a = symbolsOf(prepared(input, caseSensitive, normalize, 'input'), unit, alphabet, 'input')

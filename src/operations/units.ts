@@ -886,6 +886,7 @@ export const units = defineOperation({
       },
     },
   ],
+  runsInBrowser: true,
   run({ input, from, to, system, significantDigits }) {
     const reading = read(input)
     let source = reading.unit

@@ -510,6 +510,7 @@ export const userAgent = defineOperation({
       },
     },
   ],
+  runsInBrowser: true,
   async run({ input, headers }) {
     if (input === undefined && headers === undefined)
       throw validationError('input', 'is required unless headers are given: give the User-Agent, Client Hints headers, or both')

@@ -8,13 +8,14 @@ export interface AnswerPanel {
   answerSlot: HTMLElement
   curlSlot: HTMLElement
   showStatus(kind: StatusKind, text: string, ...extra: Array<Node | string>): void
-  /** "Answered in … ms of processing.", with the time where the tests and a reader find it. */
-  showProcessingTime(processingTime: number): void
+  /** "Answered in … ms of processing.", with the time where the tests and a reader find it, and where it ran. */
+  showProcessingTime(processingTime: number, inPage?: boolean): void
   /**
-   * Sends one call, shown as curl too. A newer call aborts the older one, whose answer is then
-   * dropped: the answer, or undefined when the call failed (the status says so) or was superseded.
+   * Sends one call, shown as curl too, or with `inPage` runs it in the page. A newer call aborts the
+   * older one, whose answer is then dropped: the answer, or undefined when the call failed (the
+   * status says so) or was superseded.
    */
-  send(operation: string, body: unknown): Promise<Answer | undefined>
+  send(operation: string, body: unknown, inPage?: boolean): Promise<Answer | undefined>
   abort(): void
 }
 
@@ -37,15 +38,21 @@ export function answerPanel(): AnswerPanel {
     answerSlot,
     curlSlot,
     showStatus,
-    showProcessingTime: (processingTime) => showStatus('done', 'Answered in ', h('span', { id: 'processing-time' }, `${processingTime} ms`), ' of processing.'),
-    async send(operation, body) {
+    showProcessingTime: (processingTime, inPage = false) =>
+      showStatus(
+        'done',
+        'Answered in ',
+        h('span', { id: 'processing-time' }, `${processingTime} ms`),
+        inPage ? ' of processing, in your browser.' : ' of processing.',
+      ),
+    async send(operation, body, inPage = false) {
       curlSlot.textContent = curlCommand(operation, body)
       controller?.abort()
       controller = new AbortController()
       const mine = ++sequence
       showStatus('busy', 'Running…')
       try {
-        const answer = await callOperation(operation, body, controller.signal)
+        const answer = inPage ? await (await import('./in-page.ts')).runInPage(operation, body) : await callOperation(operation, body, controller.signal)
         return mine === sequence ? answer : undefined
       } catch (error) {
         if (mine === sequence) showStatus('error', `The request failed: ${(error as Error).message}`)

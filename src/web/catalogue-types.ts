@@ -57,6 +57,8 @@ export interface WebOperation {
   outputFields: Record<string, OutputField>
   examples: WebExample[]
   deliberatelySlow: boolean
+  /** Whether the page runs it itself, its input never sent (and so offline too). */
+  runsInBrowser: boolean
   /** The boolean field of `data` that says whether a check held. */
   verdictField?: string
   /** For an operation with an `action` field: each action's fields, and those it requires beyond the schema's `required` (a list: one of them). */

@@ -81,14 +81,14 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
       showStatus('error', 'Fix the field marked in the form: nothing was sent.')
       return
     }
-    const answer = await panel.send(operation.name, reading.body)
+    const answer = await panel.send(operation.name, reading.body, operation.runsInBrowser)
     if (answer) showAnswer(answer)
   }
 
   function showAnswer(answer: Answer) {
     answerSlot.removeAttribute('data-stale')
     if (answer.success) {
-      panel.showProcessingTime(answer.meta.processingTime)
+      panel.showProcessingTime(answer.meta.processingTime, operation.runsInBrowser)
       answerSlot.replaceChildren(renderData(answer, operation))
       habits.answered(answer.data)
       return
@@ -151,7 +151,10 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
       'p',
       { class: 'hint' },
       autoRun ? 'The answer follows your typing. ' : 'This operation is slow on purpose: press Run (or Ctrl+Enter). ',
-      'It runs on this service, so what you type is sent to it; secrets and tokens are never put in the link.',
+      operation.runsInBrowser
+        ? 'It runs in your browser: what you type never leaves this page, and it works offline. '
+        : 'It runs on this service, so what you type is sent to it. ',
+      'Secrets and tokens are never put in the link.',
     ),
   )
   runOnSubmit(formElement, run)
@@ -172,6 +175,11 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
   })
 
   if (openFile) acceptDroppedFiles(element, openFile)
+  if (operation.runsInBrowser) {
+    element
+      .querySelector('.summary')
+      ?.after(h('p', { class: 'runs-here' }, h('span', { class: 'badge' }, 'runs in your browser'), ' Your input never leaves this page.'))
+  }
 
   const params = readFragment()
   fromLink = params.size > 0
