@@ -650,3 +650,35 @@ describe('key: refusals', () => {
     assert.equal(back.fingerprints.sha256, 'SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8')
   })
 })
+
+describe('key: EC private scalars outside their curve', () => {
+  /** A P-256 PKCS#8 key (no public point) whose ECPrivateKey holds `scalar` as d. */
+  const p256 = (scalar: Buffer) => {
+    const octets = (bytes: Buffer) => Buffer.concat([Buffer.from([0x04, bytes.length]), bytes])
+    const sequence = (...parts: Buffer[]) => {
+      const body = Buffer.concat(parts)
+      return Buffer.concat([Buffer.from([0x30, body.length]), body])
+    }
+    const ecPrivateKey = sequence(Buffer.from('020101', 'hex'), octets(scalar))
+    const algorithm = sequence(Buffer.from('06072a8648ce3d0201', 'hex'), Buffer.from('06082a8648ce3d030107', 'hex'))
+    const der = sequence(Buffer.from('020100', 'hex'), algorithm, octets(ecPrivateKey))
+    return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64')}\n-----END PRIVATE KEY-----\n`
+  }
+  const order = Buffer.from('ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551', 'hex')
+  const minus = (bytes: Buffer, one: number) => Buffer.from((BigInt(`0x${bytes.toString('hex')}`) - BigInt(one)).toString(16).padStart(64, '0'), 'hex')
+
+  test('a scalar longer than the curve’s (which Node.js 22 aborts the process reading), 0, n and beyond are 422, on every action that reads a key', async () => {
+    for (const scalar of [Buffer.alloc(33, 0x11), Buffer.alloc(32), order, Buffer.alloc(32, 0xff)]) {
+      for (const body of [{ action: 'inspect' }, { action: 'convert', to: 'jwk' }, { action: 'convert', to: 'openssh' }]) {
+        await expectRefusal(run({ ...body, input: p256(scalar) }), { code: 'INVALID_INPUT', message: /not a valid EC private key: its private scalar d/ })
+      }
+    }
+  })
+
+  test('n − 1 and 1 are scalars of the curve, read as openssl reads them', async () => {
+    for (const scalar of [minus(order, 1), Buffer.concat([Buffer.alloc(31), Buffer.from([1])])]) {
+      const answer = await run({ action: 'inspect', input: p256(scalar) })
+      assert.equal(answer.type, 'ec')
+    }
+  })
+})

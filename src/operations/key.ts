@@ -113,7 +113,7 @@ function derInteger(item: { tag: number; content: Buffer } | undefined): number 
  * Refuses an encrypted PKCS#8 key whose KDF would run too long or take too much memory: its
  * iteration count (PBKDF2, PBES1, PKCS#12) or scrypt's N, r and p are read before OpenSSL runs it.
  */
-function assertPbeCost(der: Buffer): void {
+export function assertPbeCost(der: Buffer, field = 'input'): void {
   let cost: { iterations?: number; N?: number; r?: number; p?: number } = {}
   try {
     const [algorithm] = derItems(derItems(der)[0].content)
@@ -131,13 +131,13 @@ function assertPbeCost(der: Buffer): void {
     }
   } catch {
     // Not refused by leaving it to OpenSSL: it reads BER forms this reader may not, and would run the KDF unbounded.
-    throw invalidInput('input is not a valid encrypted PKCS#8 key: its encryption parameters cannot be read', { field: 'input' })
+    throw invalidInput(`${field} is not a valid encrypted PKCS#8 key: its encryption parameters cannot be read`, { field })
   }
   if (cost.iterations !== undefined && cost.iterations > MAX_PBE_ITERATIONS)
     throw limitExceeded(
-      `input's encryption asks for ${cost.iterations} KDF iterations, more than the ${MAX_PBE_ITERATIONS} this service runs; it was not decrypted`,
+      `${field}'s encryption asks for ${cost.iterations} KDF iterations, more than the ${MAX_PBE_ITERATIONS} this service runs; it was not decrypted`,
       {
-        field: 'input',
+        field,
         parameter: 'iterations',
         limit: MAX_PBE_ITERATIONS,
       },
@@ -146,8 +146,8 @@ function assertPbeCost(der: Buffer): void {
     // What OpenSSL counts against its own limit: the V array of N + 2 blocks and p blocks of B.
     const memory = 128 * cost.r! * (cost.N + cost.p! + 2)
     if (memory > MAX_SCRYPT_MEMORY || cost.N * cost.r! * cost.p! > MAX_SCRYPT_WORK)
-      throw limitExceeded(`input's scrypt encryption asks for N=${cost.N}, r=${cost.r}, p=${cost.p}, more than this service runs; it was not decrypted`, {
-        field: 'input',
+      throw limitExceeded(`${field}'s scrypt encryption asks for N=${cost.N}, r=${cost.r}, p=${cost.p}, more than this service runs; it was not decrypted`, {
+        field,
         parameter: 'scrypt',
         limit: MAX_SCRYPT_MEMORY,
       })
@@ -227,12 +227,47 @@ function readPrivateDer(der: Buffer, type: 'pkcs1' | 'pkcs8' | 'sec1', encrypted
 }
 
 function fromPrivate(privateKey: KeyObject, read: Omit<ReadKey, 'publicKey' | 'privateKey' | 'isPrivate'>): ReadKey {
+  assertValidEcScalar(privateKey)
   checkKeyObject(privateKey)
   const publicKey = createPublicKey(privateKey)
   if (privateKey.asymmetricKeyType === 'ec') assertEcPairs(privateKey, publicKey)
   // PKCS#1, PKCS#8 and openssh-key-v1 carry the same numbers as a JWK, and node:crypto reads them as unchecked.
   if (privateKey.asymmetricKeyType === 'rsa') assertJwkConsistent(privateKey.export({ format: 'jwk' }), privateKey, 'RSA key')
   return { ...read, isPrivate: true, privateKey, publicKey }
+}
+
+/** The order n of each named curve read, by its OID's content in hex (SEC 2, RFC 5639), as OpenSSL gives it. */
+const CURVE_ORDERS: Readonly<Record<string, bigint>> = {
+  '2a8648ce3d030107': 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n,
+  '2b81040022': 0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973n,
+  '2b81040023': 0x01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409n,
+  '2b8104000a': 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n,
+  '2b2403030208010107': 0xa9fb57dba1eea9bc3e660a909d838d718c397aa3b561a6f7901e0e82974856a7n,
+  '2b240303020801010b': 0x8cb91e82a3386d280f5d6f7e50e641df152f7109ed5456b31f166e6cac0425a7cf3ab6af6b7fc3103b883202e9046565n,
+  '2b240303020801010d': 0xaadd9db8dbe9c48b3fd4e6ae33c9fc07cb308db3b3c9d20ed6639cca70330870553e5c414ca92619418661197fac10471db1d381085ddaddb58796829ca90069n,
+}
+
+/**
+ * Refuses an EC private key whose scalar d is not one of its curve (0 < d < n), before anything asks
+ * node:crypto for its details: OpenSSL decodes a scalar longer than the curve's into a key it cannot
+ * encode again, and Node.js 22 aborts the whole process (an assertion, not an exception) reading the
+ * details of such a key. Its own PKCS#8 export throws instead, so that export is where d is read.
+ */
+export function assertValidEcScalar(privateKey: KeyObject, field = 'input'): void {
+  if (privateKey.asymmetricKeyType !== 'ec') return
+  const invalid = () => invalidInput(`${field} is not a valid EC private key: its private scalar d is not one of its curve (0 < d < n)`, { field })
+  let scalar: bigint
+  let curve: string
+  try {
+    const [, algorithm, octets] = derItems(derItems(privateKey.export({ format: 'der', type: 'pkcs8' }))[0].content)
+    curve = derItems(algorithm.content)[1]?.content.toString('hex') ?? ''
+    const [, d] = derItems(derItems(octets.content)[0].content)
+    scalar = BigInt(`0x${d.content.toString('hex') || '0'}`)
+  } catch {
+    throw invalid()
+  }
+  const order = CURVE_ORDERS[curve]
+  if (scalar === 0n || (order !== undefined && scalar >= order)) throw invalid()
 }
 
 const PAIR_PROBE = Buffer.from('devutils key pair check')

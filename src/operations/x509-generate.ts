@@ -1,8 +1,9 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject, randomBytes, sign } from 'node:crypto'
 import { promisify } from 'node:util'
 import { readTlv } from '../core/der.ts'
-import { invalidInput, validationError } from '../core/errors.ts'
-import { pemBlock } from '../core/pem.ts'
+import { invalidInput, isDevutilsError, validationError } from '../core/errors.ts'
+import { type PemBlock, pemBlock, readPemBlocks } from '../core/pem.ts'
+import { assertPbeCost, assertValidEcScalar } from './key.ts'
 import { type ParsedAttribute, parseDistinguishedName } from './x509-der.ts'
 import { asn1, EXTENDED_KEY_USAGES, KEY_USAGES } from './x509-parse.ts'
 
@@ -45,19 +46,41 @@ function givenKey(text: string, passphrase: string | undefined): KeyObject {
       throw invalidInput('privateKey starts with { but is not JSON text: give a PEM private key or a JWK', field)
     }
     try {
-      return createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' })
-    } catch {
+      return checkedKey(createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' }))
+    } catch (error) {
+      if (isDevutilsError(error)) throw error
       throw invalidInput('privateKey is a JWK but not a private key node:crypto can read (it needs "d")', field)
     }
   }
   const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/.test(text)
   if (encrypted && passphrase === undefined) throw invalidInput('privateKey is encrypted: passphrase is required', field)
+  // The key derivation an encrypted PKCS#8 key asks for is bounded as the key operation bounds it, before OpenSSL runs it.
+  if (text.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----')) {
+    let blocks: PemBlock[]
+    try {
+      blocks = readPemBlocks(text, MAX_KEY_BLOCKS)
+    } catch {
+      throw invalidInput('privateKey is not a PEM private key: a block of it is broken or left open', field)
+    }
+    for (const block of blocks) if (block.label === 'ENCRYPTED PRIVATE KEY') assertPbeCost(block.der, 'privateKey')
+  }
+  let key: KeyObject
   try {
-    return createPrivateKey(passphrase === undefined ? { key: text, format: 'pem' } : { key: text, format: 'pem', passphrase })
+    key = createPrivateKey(passphrase === undefined ? { key: text, format: 'pem' } : { key: text, format: 'pem', passphrase })
   } catch {
     if (encrypted) throw invalidInput('passphrase does not decrypt privateKey', { field: 'passphrase' })
     throw invalidInput('privateKey is not a PEM private key (PKCS#8, PKCS#1 or SEC1) nor a JWK', field)
   }
+  return checkedKey(key)
+}
+
+/** How many PEM blocks a privateKey may hold: a key, with a certificate or parameters beside it. */
+const MAX_KEY_BLOCKS = 4
+
+/** The key, once its EC scalar (if any) is known to be one of its curve: signing with another aborts or fails deep in OpenSSL. */
+function checkedKey(key: KeyObject): KeyObject {
+  assertValidEcScalar(key, 'privateKey')
+  return key
 }
 
 /** The signature algorithm for a key (RFC 5754, RFC 8410) and the hash node:crypto signs with. */

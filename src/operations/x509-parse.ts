@@ -421,28 +421,77 @@ function checkSignatures(internals: Internal[], enabled: boolean) {
   const links: Array<{ from: number; to: number; signatureValid: boolean }> = []
   const sameName = (a: Internal, subjectOfB: Internal) =>
     a.issuerDer !== undefined && subjectOfB.subjectDer !== undefined && (a.issuerDer.equals(subjectOfB.subjectDer) || a.issuer === subjectOfB.subject)
+  const verified = signatureChecks()
   internals.forEach((internal, index) => {
     const { item } = internal
     if (item.type === 'csr') {
-      if (enabled) item.signatureValid = checkSignature(internal.signed, internal.key)
+      if (enabled) item.signatureValid = verified(internal.signed, internal.key)
       return
     }
-    const issuers = internals
-      .map((candidate, candidateIndex) => ({ candidate, candidateIndex }))
-      .filter(({ candidate }) => candidate.item.type === 'certificate' && sameName(internal, candidate))
+    const issuers = issuerCandidates(internals, index, sameName)
     if (item.type === 'certificate') {
       const selfIssued = internal.subjectDer !== undefined && sameName(internal, internal)
-      item.selfSigned = selfIssued && checkSignature(internal.signed, internal.key)
+      item.selfSigned = selfIssued && verified(internal.signed, internal.key)
       if (enabled && selfIssued) item.signatureValid = item.selfSigned
     }
-    for (const { candidate, candidateIndex } of issuers) {
-      if (candidateIndex === index) continue
-      const valid = enabled && checkSignature(internal.signed, candidate.key)
+    for (const candidateIndex of issuers) {
+      const valid = enabled && verified(internal.signed, internals[candidateIndex].key)
       if (item.type === 'certificate' && enabled) links.push({ from: index, to: candidateIndex, signatureValid: valid })
       if (enabled && (item.signatureValid === undefined || valid)) item.signatureValid = valid
     }
   })
   return links
+}
+
+/** The most certificates of its issuer's name an item's signature is checked against. */
+const MAX_ISSUER_CANDIDATES = 8
+
+/**
+ * The certificates that may have signed item `index`: of its issuer's name, other than itself, each
+ * distinct certificate once (a copy of the item, or of a candidate, adds nothing), at most
+ * MAX_ISSUER_CANDIDATES, so that a bundle of one name's certificates costs a linear number of checks.
+ */
+function issuerCandidates(internals: Internal[], index: number, sameName: (a: Internal, subjectOfB: Internal) => boolean): number[] {
+  const internal = internals[index]
+  // A certificate or CRL is known by its fingerprint; a CSR, which has none here, by its place.
+  const identityOf = (at: number) => (internals[at].item.fingerprints as { sha256?: string } | undefined)?.sha256 ?? `item ${at}`
+  const seen = new Set<string>([identityOf(index)])
+  const candidates: number[] = []
+  for (const [candidateIndex, candidate] of internals.entries()) {
+    if (candidates.length === MAX_ISSUER_CANDIDATES) break
+    if (candidate.item.type !== 'certificate' || !sameName(internal, candidate)) continue
+    const identity = identityOf(candidateIndex)
+    if (seen.has(identity)) continue
+    seen.add(identity)
+    candidates.push(candidateIndex)
+  }
+  return candidates
+}
+
+/** checkSignature, answered once for each signed content and key: copies in a bundle cost one check. */
+function signatureChecks(): (signed: Internal['signed'], key: KeyObject | undefined) => boolean {
+  const answers = new Map<string, boolean>()
+  const keyIds = new WeakMap<KeyObject, string>()
+  const keyId = (key: KeyObject) => {
+    let id = keyIds.get(key)
+    if (id === undefined) {
+      id = createHash('sha256')
+        .update(key.export({ format: 'der', type: 'spki' }))
+        .digest('hex')
+      keyIds.set(key, id)
+    }
+    return id
+  }
+  return (signed, key) => {
+    if (key === undefined) return false
+    const id = `${createHash('sha256').update(signed.tbs).update(signed.signature).update(signed.algorithm).digest('hex')}:${keyId(key)}`
+    let answer = answers.get(id)
+    if (answer === undefined) {
+      answer = checkSignature(signed, key)
+      answers.set(id, answer)
+    }
+    return answer
+  }
 }
 
 /**

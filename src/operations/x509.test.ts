@@ -580,3 +580,37 @@ describe('x509', () => {
     })
   })
 })
+
+describe('x509: work bounded before it is done', () => {
+  test('a bundle of copies of one certificate is checked once per distinct signature: answered at once, no copy linked to another', async () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-521' })
+    const made = await run({ action: 'generate', subject: 'CN=a', privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string })
+    const bundle = String(made.result).repeat(88)
+    assert.ok(x509.offload?.({ input: bundle, action: 'parse' } as never), 'a bundle of many blocks runs on a worker')
+    const started = performance.now()
+    const answer = (await run({ input: bundle, verify: true })) as unknown as { result: Array<{ signatureValid?: boolean }>; chain: { links: unknown[] } }
+    assert.ok(performance.now() - started < 5000)
+    assert.equal(answer.result.length, 88)
+    assert.ok(answer.result.every((item) => item.signatureValid === true))
+    assert.deepEqual(answer.chain.links, [])
+  })
+
+  test("generate: an encrypted privateKey's key derivation is bounded before it runs, and a passphrase's work runs on a worker", async () => {
+    const pbkdf2 =
+      '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIGNMFkGCSqGSIb3DQEFDTBMMCsGCSqGSIb3DQEFDDAeBAgBAQEBAQEBAQIEf///\n/zAMBggqhkiG9w0CCQUAMB0GCWCGSAFlAwQBKgQQAgICAgICAgICAgICAgICAgQw\nAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMD\n-----END ENCRYPTED PRIVATE KEY-----\n'
+    await expectRefusal(run({ action: 'generate', subject: 'CN=x', privateKey: pbkdf2, passphrase: 'p' }), {
+      code: 'LIMIT_EXCEEDED',
+      message: /^privateKey's encryption asks for 2147483647 KDF iterations/,
+    })
+    assert.ok(x509.offload?.({ action: 'generate', passphrase: 'p' } as never))
+  })
+
+  test('generate: an EC privateKey whose scalar is not of its curve is 422, not a failure deep in OpenSSL', async () => {
+    const longScalar =
+      '-----BEGIN PRIVATE KEY-----\nMEICAQAwEwYHKoZIzj0CAQYIKoZIzj0DAQcEKDAmAgEBBCERERERERERERERERER\nERERERERERERERERERERERERERE=\n-----END PRIVATE KEY-----\n'
+    await expectRefusal(run({ action: 'generate', subject: 'CN=x', privateKey: longScalar }), {
+      code: 'INVALID_INPUT',
+      message: /^privateKey is not a valid EC private key/,
+    })
+  })
+})

@@ -6,6 +6,14 @@ import { KEY_USAGES, MAX_BLOCKS, MAX_GENERAL_NAMES, MAX_REVOKED_LISTED, parse } 
 
 // Inputs past this run on a worker thread: a large CRL or bundle costs tens of milliseconds.
 const OFFLOAD_CHARACTERS = 65_536
+/** Past this many PEM blocks, a bundle's signature checks run on a worker. */
+const OFFLOAD_BLOCKS = 8
+/** How many PEM blocks a text holds, counted up to one past OFFLOAD_BLOCKS. */
+function blockCount(text: string): number {
+  let count = 0
+  for (let at = text.indexOf('-----BEGIN '); at >= 0 && count <= OFFLOAD_BLOCKS; at = text.indexOf('-----BEGIN ', at + 1)) count++
+  return count
+}
 const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:\\d{2})$'
 
 /** An EC P-256 certificate for example.com, made by generate (valid 2026-01-01 to 2026-04-01). */
@@ -128,7 +136,7 @@ export const x509 = defineOperation({
   description:
     '`parse` reads every CERTIFICATE, TRUSTED CERTIFICATE, CERTIFICATE REQUEST, NEW CERTIFICATE REQUEST, X509 CRL and PKCS7 block of a pasted text (RFC 7468, lax: text around and between blocks is ignored, so an `openssl s_client -showcerts` dump works; other blocks, such as private keys, are skipped with a warning and never echoed), or one DER structure given as base64 or hex. ' +
     'Each certificate, request or CRL becomes one item of `result`, in input order, with what `openssl x509 -text` shows: subject and issuer as RFC 4514 strings (most specific first, as `-nameopt RFC2253` prints them; a value that is not text of its string type is written #hex), the serial in hex and as a signed decimal, dates in ISO 8601 UTC, validity at `at`, the public key’s type, size and SPKI pin, SHA-1 and SHA-256 fingerprints, and every extension in order, decoded (subjectAltName, keyUsage, extendedKeyUsage, basicConstraints, key identifiers, CRL distribution points, authority information access, policies, name constraints, policy constraints, inhibitAnyPolicy, RFC 6962 SCTs, CT poison) or as hex; a malformed extension gets `error` and `valueHex` and the rest is still read. ' +
-    `With \`verify\`, each item’s signature is checked against the certificate of the input whose subject is its issuer (a self-signature, a chain, a CRL), and a CSR against its own key; \`chain\` lists the links found and whether the certificates are in order, each signed by the next. There is no trust store: nothing here says a certificate is trusted. ` +
+    `With \`verify\`, each item’s signature is checked against the certificates of the input whose subject is its issuer (a self-signature, a chain, a CRL; each distinct certificate once, at most 8 of one name), and a CSR against its own key; \`chain\` lists the links found and whether the certificates are in order, each signed by the next. There is no trust store: nothing here says a certificate is trusted. ` +
     '`warnings` names a negative or over-long serial, an expired or not-yet-valid certificate, a CN without subjectAltName on a leaf, a SHA-1 or MD5 signature, an RSA key under 2048 bits, a leaf valid for more than 398 days, a version 1 certificate with extensions, an unknown critical extension, a NUL in a name (shown as \\x00), and bytes after the DER. ' +
     '`generate` makes a self-signed certificate (`kind: selfSigned`) or a PKCS#10 request (`kind: csr`) for `subject` (RFC 4514) and `subjectAltNames`, with a new key (`keyType`; the PKCS#8 private key is answered once, and kept nowhere) or yours (`privateKey`, PEM or JWK, with `passphrase` if encrypted). The serial is 16 random bytes; the defaults follow the Baseline Requirements (a leaf: digitalSignature, keyEncipherment for RSA, serverAuth; a CA: keyCertSign, cRLSign). ' +
     `At most ${MAX_REVOKED_LISTED} revoked entries of a CRL are listed (revokedCount counts them all). ` +
@@ -272,7 +280,11 @@ export const x509 = defineOperation({
       },
     },
   ],
-  offload: ({ input, action, keyType }) => (action === 'generate' ? keyType?.startsWith('rsa') === true : (input?.length ?? 0) > OFFLOAD_CHARACTERS),
+  // RSA generation, a passphrase's key derivation, and the signature checks of a bundle of many blocks run on a worker.
+  offload: ({ input = '', action, keyType, passphrase }) =>
+    action === 'generate'
+      ? keyType?.startsWith('rsa') === true || passphrase !== undefined
+      : input.length > OFFLOAD_CHARACTERS || blockCount(input) > OFFLOAD_BLOCKS,
   deliberatelySlow: true,
   async run(fields) {
     if (fields.action === 'generate') {
