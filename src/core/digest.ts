@@ -62,7 +62,8 @@ export async function updateInSlices(bytes: Uint8Array, update: (slice: Uint8Arr
 
 export const digestEncodingField = (description: string) => withDefault(Type.Enum(DIGEST_ENCODINGS, { description }), 'hex')
 
-export const expectedField = (description: string) => Type.Optional(Type.String({ maxLength: 1024, description }))
+/** `expected`, as long as the longest digest of `digestBits` may be written (hex, two characters a byte, is the longest). */
+export const expectedField = (description: string, digestBits = 4096) => Type.Optional(Type.String({ maxLength: digestBits / 4, description }))
 
 /**
  * Whether `expected` is the digest as written in `encoding`, compared in constant time: hex in any

@@ -242,6 +242,12 @@ describe('hash', () => {
     assert.equal((await run({ input: 'abc', algorithm: 'SHA-512' })).result, KNOWN_ANSWERS.sha512[1])
   })
 
+  test('expected takes a digest as long as the longest length asks for (16,384 bits, 4,096 hex digits)', async () => {
+    const { result } = (await run({ input: 'abc', algorithm: 'shake256', length: 16_384 })) as { result: string }
+    assert.equal(result.length, 4096)
+    assert.equal(((await run({ input: 'abc', algorithm: 'shake256', length: 16_384, expected: result.toUpperCase() })) as { matches: boolean }).matches, true)
+  })
+
   test('an unknown algorithm is a 400 that lists the canonical names', async () => {
     for (const algorithm of [
       'whirlpool2',
@@ -340,7 +346,7 @@ describe('hash', () => {
     await refuses({ input: 1 }, 'VALIDATION_ERROR', /^input must be a string/)
     await refuses({ input: 'abc', encoding: 'base32' }, 'VALIDATION_ERROR', /^encoding must be one of: hex, base64, base64url/)
     await refuses({ input: 'abc', uppercase: 'true' }, 'VALIDATION_ERROR', /^uppercase must be a boolean/)
-    await refuses({ input: 'abc', expected: 'a'.repeat(1025) }, 'VALIDATION_ERROR', /^expected must be at most 1024/)
+    await refuses({ input: 'abc', expected: 'a'.repeat(4097) }, 'VALIDATION_ERROR', /^expected must be at most 4096/)
     await refuses({ input: 'abc', algorithm: 'MD5', salt: 'x' }, 'VALIDATION_ERROR', /^salt is not a known field/)
   })
 

@@ -138,6 +138,9 @@ async function hasherFor(algorithm: HashAlgorithm, bits: number): Promise<Hasher
 }
 
 /** The digest length in bits: `length` where the algorithm takes one, within its bounds; its fixed size otherwise. */
+/** The longest digest `length` asks for (shake, BLAKE2, BLAKE3), in bits. */
+const MAX_LENGTH_BITS = 16_384
+
 function digestBits(algorithm: HashAlgorithm, length: number | undefined): number {
   const variable = VARIABLE_LENGTHS[algorithm]
   if (variable === undefined) {
@@ -208,7 +211,7 @@ export const hash = defineOperation({
       length: Type.Optional(
         Type.Integer({
           minimum: 8,
-          maximum: 16_384,
+          maximum: MAX_LENGTH_BITS,
           multipleOf: 8,
           description:
             'The digest length in bits, for shake128 and shake256 (required), blake2b (up to 512, default 512), blake2s (up to 256, default 256) and blake3 (default 256); refused with fixed-size algorithms.',
@@ -222,6 +225,7 @@ export const hash = defineOperation({
       ),
       expected: expectedField(
         'A digest to verify, written in `encoding`: `matches` then tells whether it is the digest of `input`, compared in constant time. Hex is compared in any letter case; base64 and base64url with or without "=" padding.',
+        MAX_LENGTH_BITS,
       ),
     },
     { additionalProperties: false },

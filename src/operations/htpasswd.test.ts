@@ -230,6 +230,9 @@ describe('htpasswd: verify reads files as Apache does', () => {
       ['user:{SHA}VBPuJHI7uixaa6LQGWx4s+5GKNF=', /not a valid \{SHA\} hash/],
       ['user:$2y$05$c4WoMPo3SXsafkva.HHa6uXQZWr7oboPiC2bT/r7q1BB8I2s0BRq', /^input’s hash is not valid/],
       ['user:$2x$05$c4WoMPo3SXsafkva.HHa6uXQZWr7oboPiC2bT/r7q1BB8I2s0BRqC', /crypt_blowfish bug/],
+      // Apache's example with bits no bcrypt writes in its last character (C is …10, D is …11), or in its salt's.
+      ['user:$2y$05$c4WoMPo3SXsafkva.HHa6uXQZWr7oboPiC2bT/r7q1BB8I2s0BRqD', /^input’s hash is not valid/],
+      ['user:$2y$05$c4WoMPo3SXsafkva.HHa6vXQZWr7oboPiC2bT/r7q1BB8I2s0BRqC', /^input’s hash is not valid/],
       ['user:$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl', /^input’s hash is not valid/],
       ['user:$apr1$r31.....$HqJZimcKQFAMYayBlzkrA', /^input’s hash is not valid/],
       ['user:', /^unsupported/],

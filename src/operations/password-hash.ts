@@ -71,7 +71,7 @@ function bcryptBase64Encode(bytes: Uint8Array): string {
   return text
 }
 
-/** Decodes `length` bytes from bcrypt base64; bits beyond them in the last symbol are ignored, as OpenBSD does. */
+/** Decodes `length` bytes from bcrypt base64; bits beyond them in the last symbol are dropped here (parseBcrypt refuses them). */
 function bcryptBase64Decode(text: string, length: number): Uint8Array {
   const bytes = new Uint8Array(length)
   let bits = 0
@@ -251,10 +251,15 @@ function parseBcrypt(match: RegExpExecArray): ParsedHash {
   if (cost < 4 || cost > 31) throw malformed('a bcrypt cost is 04 to 31')
   if (cost > LIMITS.bcryptCost) throw tooCostly('cost', cost, LIMITS.bcryptCost, 'The hash')
   const salt = bcryptBase64Decode(saltText, 16)
+  const expected = bcryptBase64Decode(hashText, 23)
+  // Bits past the bytes in the last symbol of the salt or the hash are zero in every string bcrypt
+  // writes; a verifier that compares strings (OpenBSD, libxcrypt, PHP) never matches one with them set.
+  if (bcryptBase64Encode(salt) !== saltText || bcryptBase64Encode(expected) !== hashText)
+    throw malformed('its salt or hash ends in a character with bits set that no bcrypt writes')
   return {
     algorithm: 'bcrypt',
     parameters: { cost },
-    expected: bcryptBase64Decode(hashText, 23),
+    expected,
     compute: (password) => bcryptKey(password, salt, cost),
     warnings: [],
   }
