@@ -670,7 +670,11 @@ describe('key: EC private scalars outside their curve', () => {
   test('a scalar longer than the curve’s (which Node.js 22 aborts the process reading), 0, n and beyond are 422, on every action that reads a key', async () => {
     for (const scalar of [Buffer.alloc(33, 0x11), Buffer.alloc(32), order, Buffer.alloc(32, 0xff)]) {
       for (const body of [{ action: 'inspect' }, { action: 'convert', to: 'jwk' }, { action: 'convert', to: 'openssh' }]) {
-        await expectRefusal(run({ ...body, input: p256(scalar) }), { code: 'INVALID_INPUT', message: /not a valid EC private key: its private scalar d/ })
+        // Node.js 24's OpenSSL refuses some of them as it decodes them; 22's reads them, and the scalar check refuses them.
+        await expectRefusal(run({ ...body, input: p256(scalar) }), {
+          code: 'INVALID_INPUT',
+          message: /^input is not a valid (?:EC private key: its private scalar d|PKCS#8 private key)/,
+        })
       }
     }
   })
