@@ -62,11 +62,13 @@ interface WebFile {
 /**
  * Serves the web app: index.html at `/`, at each operation's page and at the pipeline page, its
  * service worker and manifest at their fixed addresses, and the hashed files under /assets/ with a
- * year of caching (a new build gives them new names). Everything
- * is read once, at start-up, with the gzip copy the build wrote beside each file. Without a build, the pages answer 503 and say so.
+ * year of caching (a new build gives them new names). Each file is read once, at its first request,
+ * with the gzip copy the build wrote beside it: a start only lists them, since the chunks of the
+ * operations that run in the browser and the source maps are megabytes that most starts never serve.
+ * Without a build, the pages answer 503 and say so.
  */
 export async function webApp(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
-  const files = readWebFiles()
+  const files = webFiles()
   const htmlHeaders = securityHeaders(WEB_APP_HELMET_OPTIONS)
   // The workflows have no page of their own: the pipeline has its page at PIPELINE_PATH.
   const operationNames = new Set(
@@ -74,7 +76,7 @@ export async function webApp(app: FastifyInstance, { operations }: { operations:
   )
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
-    const index = files.get('index.html')
+    const index = files.get('index.html')?.()
     if (!index) throw new DevutilsError('OVERLOADED', 'The web app is not built on this instance: run `npm run build`; the API is served as usual')
     reply.headers(htmlHeaders).header('cache-control', 'no-cache')
     return sendFile(request, reply, index)
@@ -89,7 +91,7 @@ export async function webApp(app: FastifyInstance, { operations }: { operations:
   // Revalidated at every load, as index.html is, so that a new build's worker and manifest are seen at once.
   for (const path of [SERVICE_WORKER_PATH, WEB_MANIFEST_PATH]) {
     app.get(path, hidden, (request, reply) => {
-      const file = files.get(path.slice(1))
+      const file = files.get(path.slice(1))?.()
       if (!file) return reply.callNotFound()
       reply.headers(htmlHeaders).header('cache-control', 'no-cache')
       return sendFile(request, reply, file)
@@ -97,7 +99,7 @@ export async function webApp(app: FastifyInstance, { operations }: { operations:
   }
   app.get(`${WEB_ASSETS_PATH}:file`, hidden, (request, reply) => {
     const name = (request.params as { file: string }).file
-    const file = FIXED_ADDRESS_FILES.has(name) ? undefined : files.get(name)
+    const file = FIXED_ADDRESS_FILES.has(name) ? undefined : files.get(name)?.()
     if (!file) return reply.callNotFound()
     reply.header('cache-control', 'public, max-age=31536000, immutable')
     return sendFile(request, reply, file)
@@ -112,15 +114,25 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: WebFile) {
   return reply.send(file.body)
 }
 
-function readWebFiles(): Map<string, WebFile> {
-  const files = new Map<string, WebFile>()
+/** The built files by name, each read at its first request and kept. */
+function webFiles(): Map<string, () => WebFile | undefined> {
+  const files = new Map<string, () => WebFile | undefined>()
   if (!existsSync(WEB_ROOT)) return files
   for (const name of readdirSync(WEB_ROOT)) {
     const type = MEDIA_TYPES[extname(name)]
     if (!type) continue
-    const body = readFileSync(new URL(name, WEB_ROOT))
-    const gzippedName = new URL(`${name}.gz`, WEB_ROOT)
-    files.set(name, { body, type, gzipped: existsSync(gzippedName) ? readFileSync(gzippedName) : undefined })
+    let file: WebFile | undefined
+    files.set(name, () => (file ??= readWebFile(name, type)))
   }
   return files
+}
+
+/** A file and its gzip copy; undefined where it is gone from the disk since the start (a new build). */
+function readWebFile(name: string, type: string): WebFile | undefined {
+  try {
+    const gzippedName = new URL(`${name}.gz`, WEB_ROOT)
+    return { body: readFileSync(new URL(name, WEB_ROOT)), type, gzipped: existsSync(gzippedName) ? readFileSync(gzippedName) : undefined }
+  } catch {
+    return undefined
+  }
 }
