@@ -233,17 +233,10 @@ function operationCountPart(): string {
   return String(servedOperations.filter((operation) => operation.category !== 'workflows').length)
 }
 
-function getOperationsPart(): string {
+/** The names of the operations that `test` picks, as code, in the registry's order. */
+function operationNamesPart(test: (operation: AnyOperation) => boolean | undefined): string {
   return servedOperations
-    .filter((operation) => operation.allowGet)
-    .map((operation) => `\`${operation.name}\``)
-    .join(', ')
-}
-
-/** The operations the web app runs in the page. */
-function browserOperationsPart(): string {
-  return servedOperations
-    .filter((operation) => operation.runsInBrowser)
+    .filter(test)
     .map((operation) => `\`${operation.name}\``)
     .join(', ')
 }
@@ -268,8 +261,9 @@ function configurationPart(): string {
 async function generatedParts(): Promise<Record<string, string>> {
   return {
     'operation-count': operationCountPart(),
-    'get-operations': getOperationsPart(),
-    'browser-operations': browserOperationsPart(),
+    // The operations that answer GET, and those the web app runs in the page.
+    'get-operations': operationNamesPart((operation) => operation.allowGet),
+    'browser-operations': operationNamesPart((operation) => operation.runsInBrowser),
     operations: await operationsPart(),
     workflows: await workflowsPart(),
     configuration: configurationPart(),

@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject, randomBytes, sign } from 'node:crypto'
 import { promisify } from 'node:util'
 import { readTlv } from '../core/der.ts'
-import { invalidInput, isDevutilsError, validationError } from '../core/errors.ts'
+import { invalidInput, validationError } from '../core/errors.ts'
 import { type PemBlock, pemBlock, readPemBlocks } from '../core/pem.ts'
 import { assertPbeCost, assertValidEcScalar } from './key.ts'
 import { type ParsedAttribute, parseDistinguishedName } from './x509-der.ts'
@@ -35,8 +35,18 @@ async function newKey(keyType: (typeof KEY_TYPES)[number]): Promise<KeyObject> {
   return (await generatePair('rsa', { modulusLength: Number(keyType.slice(4)) })).privateKey
 }
 
-/** The caller's key: PEM (PKCS#8, PKCS#1, SEC1, encrypted or not) or a JWK; no message quotes it. */
+/**
+ * The caller's key, once its EC scalar (if any) is known to be one of its curve: signing with another
+ * aborts or fails deep in OpenSSL.
+ */
 function givenKey(text: string, passphrase: string | undefined): KeyObject {
+  const key = readGivenKey(text, passphrase)
+  assertValidEcScalar(key, 'privateKey')
+  return key
+}
+
+/** The caller's key: PEM (PKCS#8, PKCS#1, SEC1, encrypted or not) or a JWK; no message quotes it. */
+function readGivenKey(text: string, passphrase: string | undefined): KeyObject {
   const field = { field: 'privateKey' }
   if (text.trimStart().startsWith('{')) {
     let jwk: unknown
@@ -46,9 +56,8 @@ function givenKey(text: string, passphrase: string | undefined): KeyObject {
       throw invalidInput('privateKey starts with { but is not JSON text: give a PEM private key or a JWK', field)
     }
     try {
-      return checkedKey(createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' }))
-    } catch (error) {
-      if (isDevutilsError(error)) throw error
+      return createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' })
+    } catch {
       throw invalidInput('privateKey is a JWK but not a private key node:crypto can read (it needs "d")', field)
     }
   }
@@ -64,24 +73,16 @@ function givenKey(text: string, passphrase: string | undefined): KeyObject {
     }
     for (const block of blocks) if (block.label === 'ENCRYPTED PRIVATE KEY') assertPbeCost(block.der, 'privateKey')
   }
-  let key: KeyObject
   try {
-    key = createPrivateKey(passphrase === undefined ? { key: text, format: 'pem' } : { key: text, format: 'pem', passphrase })
+    return createPrivateKey(passphrase === undefined ? { key: text, format: 'pem' } : { key: text, format: 'pem', passphrase })
   } catch {
     if (encrypted) throw invalidInput('passphrase does not decrypt privateKey', { field: 'passphrase' })
     throw invalidInput('privateKey is not a PEM private key (PKCS#8, PKCS#1 or SEC1) nor a JWK', field)
   }
-  return checkedKey(key)
 }
 
 /** How many PEM blocks a privateKey may hold: a key, with a certificate or parameters beside it. */
 const MAX_KEY_BLOCKS = 4
-
-/** The key, once its EC scalar (if any) is known to be one of its curve: signing with another aborts or fails deep in OpenSSL. */
-function checkedKey(key: KeyObject): KeyObject {
-  assertValidEcScalar(key, 'privateKey')
-  return key
-}
 
 /** The signature algorithm for a key (RFC 5754, RFC 8410) and the hash node:crypto signs with. */
 function signatureFor(key: KeyObject, hash: string): { oid: string; nullParameters: boolean; hash: string | null } {
