@@ -3,7 +3,7 @@
 import { type DevutilsError, isDevutilsError, limitExceeded } from '../core/errors.ts'
 import { lineAndColumn } from '../core/json-value.ts'
 import { MAX_NESTING_DEPTH } from '../core/limits.ts'
-import { scanHtml } from './markdown.ts'
+import { scanHtml, tagEnd } from './markdown.ts'
 
 export const LANGUAGES = ['javascript', 'typescript', 'json', 'css', 'scss', 'less', 'html', 'markdown', 'yaml', 'graphql', 'sql', 'xml'] as const
 export type Language = (typeof LANGUAGES)[number]
@@ -510,19 +510,6 @@ function scanBrackets(input: string, language: Language, syntax: BracketSyntax, 
   return { depth, predictedLength: predicted }
 }
 
-/** The end of a markup tag that starts at `from`, past quoted attribute values; -1 if it never ends. */
-function tagEnd(text: string, from: number): number {
-  let quote = 0
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (quote !== 0) {
-      if (code === quote) quote = 0
-    } else if (code === 0x22 || code === 0x27) quote = code
-    else if (code === 0x3e) return i
-  }
-  return -1
-}
-
 /**
  * Each tag of an XML text, in one pass: comments, CDATA sections, processing instructions and the
  * DOCTYPE are skipped, as they hold none.
@@ -554,19 +541,63 @@ function eachXmlTag(input: string, visit: (start: number, end: number) => boolea
   }
 }
 
-/** XML elements, and each tag and attribute on a line of its own. */
+/**
+ * The most elements, attributes and texts an XML text may hold: xml-formatter builds an object for
+ * each and writes its answer a piece at a time, a few hundred bytes of memory each, so a mebibyte of
+ * `<a/>` would need more memory than a worker thread has.
+ */
+export const MAX_XML_NODES = 100_000
+
+function tooManyXmlNodes(input: string, position: number): DevutilsError {
+  const { line, column } = lineAndColumn(input, position)
+  return limitExceeded(
+    `The XML holds more than ${MAX_XML_NODES.toLocaleString('en-US')} elements, attributes and texts (at line ${line}, column ${column}); format it in parts`,
+    { field: 'input', limit: MAX_XML_NODES, position, line, column },
+  )
+}
+
+/** Whether `text` holds anything but white space from `from` to `to`. */
+function holdsText(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i)
+    if (code !== 0x20 && code !== 0x0a && code !== 0x09 && code !== 0x0d) return true
+  }
+  return false
+}
+
+/** An attribute's `=` and its quoted value. */
+const ATTRIBUTE_VALUE = /=\s*(?:"[^"]*"|'[^']*')/g
+
+/** The attributes of a well-formed tag from `from` to `to`. */
+function attributesIn(text: string, from: number, to: number): number {
+  const tag = text.slice(from, to)
+  return tag.includes('=') ? (tag.match(ATTRIBUTE_VALUE)?.length ?? 0) : 0
+}
+
+/**
+ * XML elements, and each tag and attribute on a line of its own; elements, attributes and the texts
+ * between tags (comments and CDATA sections among them) are counted against MAX_XML_NODES.
+ */
 function scanXml(input: string, indentWidth: number): Scan {
   let open = 0
   let depth = 0
   let predicted = input.length
+  let nodes = 0
+  let previousEnd = -1
   eachXmlTag(input, (lt, end) => {
     predicted += (1 + (open + 1) * indentWidth) * (1 + whitespaceRuns(input, lt, end))
+    if (holdsText(input, previousEnd + 1, lt)) nodes++
+    previousEnd = end
     if (input.charCodeAt(lt + 1) === 0x2f) open = Math.max(0, open - 1)
-    else if (input.charCodeAt(end - 1) !== 0x2f) {
-      open++
-      if (open > depth) depth = open
-      if (open > MAX_NESTING_DEPTH) throw tooDeep(input, 'xml', lt, 'elements')
+    else {
+      nodes += 1 + attributesIn(input, lt, end)
+      if (input.charCodeAt(end - 1) !== 0x2f) {
+        open++
+        if (open > depth) depth = open
+        if (open > MAX_NESTING_DEPTH) throw tooDeep(input, 'xml', lt, 'elements')
+      }
     }
+    if (nodes > MAX_XML_NODES) throw tooManyXmlNodes(input, lt)
     return true
   })
   return { depth, predictedLength: predicted }

@@ -7,7 +7,7 @@ import { execute } from '../core/execute.ts'
 import { MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { format, MINIFIABLE } from './format.ts'
-import { LANGUAGES, scanNesting } from './format-languages.ts'
+import { LANGUAGES, MAX_XML_NODES, scanNesting } from './format-languages.ts'
 
 const run = (input: Record<string, unknown>) => execute(format, input, { timeBudgetMs: 60_000 })
 const formatted = async (input: string, language: string, fields: Record<string, unknown> = {}) => (await run({ input, language, ...fields })).result as string
@@ -412,6 +412,24 @@ describe('format', () => {
       const cpu = await cpuTimeOfAsync(() => expectRefusal(run(input), { code }))
       assert.ok(cpu < 1000, `${name}: ${cpu} ms`)
     }
+  })
+
+  test('XML of more elements, attributes and texts than the engine can hold in memory is refused where the count passes the limit', async () => {
+    const elements = (count: number, element: string) => `<r>${element.repeat(count - 1)}</r>`
+    // The root and 99,999 empty elements; then one more.
+    assert.equal((await formatted(elements(MAX_XML_NODES, '<a/>'), 'xml', {})).split('\n').length, MAX_XML_NODES + 1)
+    await expectRefusal(run({ input: elements(MAX_XML_NODES + 1, '<a/>'), language: 'xml' }), {
+      code: 'LIMIT_EXCEEDED',
+      details: { field: 'input', limit: MAX_XML_NODES, position: 4 * MAX_XML_NODES - 1, line: 1, column: 4 * MAX_XML_NODES },
+    })
+    // Each element of three: itself, an attribute, a text; comments and CDATA are texts, white space between tags is not.
+    const three = `<a b="=x'='"> t </a>`
+    assert.equal((await formatted(`<r>${three.repeat(33_333)}</r>`, 'xml', {})).length > 0, true)
+    await expectRefusal(run({ input: `<r>${three.repeat(33_334)}</r>`, language: 'xml' }), { code: 'LIMIT_EXCEEDED' })
+    await expectRefusal(run({ input: `<r>${'<a/><!--c-->'.repeat(50_000)}</r>`, language: 'xml', action: 'minify' }), { code: 'LIMIT_EXCEEDED' })
+    assert.ok((await run({ input: `<r>${'<a/>\n  '.repeat(99_999)}</r>`, language: 'xml', action: 'minify' })).result)
+    // White space inside an attribute's value is neither an attribute nor a text: an SVG path of 100,000 spaces.
+    assert.ok((await run({ input: `<svg><path d="${'M 1 1 '.repeat(100_000)}"/></svg>`, language: 'xml' })).result)
   })
 
   test('an answer that would pass the output limit is refused before it is built', async () => {

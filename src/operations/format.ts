@@ -6,7 +6,7 @@ import { lineAndColumn } from '../core/json-value.ts'
 import { lazily } from '../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
-import { LANGUAGE_NAMES, LANGUAGES, type Language, scanNesting, secondXmlRoot } from './format-languages.ts'
+import { LANGUAGE_NAMES, LANGUAGES, type Language, MAX_XML_NODES, scanNesting, secondXmlRoot } from './format-languages.ts'
 import { json } from './json.ts'
 
 /** The longest `input`, in UTF-16 code units: a request body of the default limit holds no more. */
@@ -406,7 +406,7 @@ export const format = defineOperation({
     'JSON with the json operation’s writer, which keeps every literal as written (12345678901234567890 and 1.0 stay). Markdown’s code blocks are kept as written, and YAML’s aliases are printed as aliases, never expanded. ' +
     '`minify` takes javascript (terser: `compress` rewrites for size, `mangle` shortens local names; top-level names are kept, as a script needs), css (csso, which also merges rules), html (html-minifier-terser: whitespace between block elements removed and elsewhere collapsed, comments removed, inline scripts and styles minified), xml (whitespace between tags removed), json and graphql (graphql-js `stripIgnoredCharacters`, after checking the document parses). ' +
     'The output ends lines with LF. Every field but `input`, `language` and `action` applies to some languages or actions only: sent elsewhere, even at its default, it is a 400 naming it, as is `minify` for typescript, scss, less, markdown, yaml or sql. ' +
-    `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments; JavaScript's and TypeScript's ternaries, JSX elements and type arguments; SQL's CASE and BEGIN … END; elements, block quotes and lists; YAML collections and complex keys; scanned before any engine reads it) and an answer past the output limit (predicted before any engine runs from every place a line may break, indented as deep as it lies, and measured again after) are a 422 LIMIT_EXCEEDED. ` +
+    `A syntax error is a 422 INVALID_INPUT with the engine’s reason and its \`line\`, \`column\` (from 1) and \`position\` (from 0). Nesting deeper than ${MAX_NESTING_DEPTH} levels (brackets outside strings and comments; JavaScript's and TypeScript's ternaries, JSX elements and type arguments; SQL's CASE and BEGIN … END; elements, block quotes and lists; YAML collections and complex keys; scanned before any engine reads it), XML of more than ${MAX_XML_NODES.toLocaleString('en-US')} elements, attributes and texts (comments and CDATA sections among them; white space between tags is not counted) and an answer past the output limit (predicted before any engine runs from every place a line may break, indented as deep as it lies, and measured again after) are a 422 LIMIT_EXCEEDED. ` +
     'Every call runs on a worker thread within the time budget, and one still running when it ends is stopped and answered 422 LIMIT_EXCEEDED (`details.reason: "timeout"`): Prettier formats about half a megabyte of JavaScript a second, sql-formatter about 150 KB.',
   input: Type.Object(
     {

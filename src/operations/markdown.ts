@@ -218,8 +218,8 @@ const BLOCKQUOTE_INDENT = 2
 /** Markers and line breaks one element may add around its content (`**`, `[`…`](`…`)`, fences, table pipes). */
 const ELEMENT_MARKUP = 24
 
-/** The end of a tag that starts at `from`, past quoted attribute values; -1 if it never ends. */
-function tagEnd(html: string, from: number): number {
+/** The end of a markup tag that starts at `from`, past quoted attribute values; -1 if it never ends. */
+export function tagEnd(html: string, from: number): number {
   let quote = 0
   for (let i = from; i < html.length; i++) {
     const code = html.charCodeAt(i)
