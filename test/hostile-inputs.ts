@@ -169,8 +169,8 @@ const P256_SPKI = Buffer.from(
   '3059301306072a8648ce3d020106082a8648ce3d030107034200041194317f7606cad5d27540157d382a89ed5e462c4cf9db1b627b0a25e6278e7835e6b8a5861ddac3054c8d2fbfc17c16bd323c11aa12b44a7e66ebc47fd5eae8',
   'hex',
 )
-/** A v3 certificate with these DNS names; its signature is not a real one (parse reports it, never trusts it). */
-export function certificateWithNames(dnsNames: string[]): Buffer {
+/** A v3 certificate with these DNS names and key; its signature is not a real one (parse reports it, never trusts it). */
+export function certificateWithNames(dnsNames: string[], spki: Buffer = P256_SPKI): Buffer {
   const name = der(0x30, der(0x31, der(0x30, Buffer.from('0603550403', 'hex'), der(0x0c, Buffer.from('hostile')))))
   const time = (text: string) => der(0x17, Buffer.from(text))
   const san = der(0x30, Buffer.from('0603551d11', 'hex'), der(0x04, der(0x30, Buffer.concat(dnsNames.map((dns) => der(0x82, Buffer.from(dns, 'latin1')))))))
@@ -182,7 +182,7 @@ export function certificateWithNames(dnsNames: string[]): Buffer {
     name,
     der(0x30, time('260101000000Z'), time('270101000000Z')),
     name,
-    P256_SPKI,
+    spki,
     der(0xa3, der(0x30, san)),
   )
   return der(0x30, tbs, ECDSA_SHA256, der(0x03, Buffer.alloc(72, 1)))

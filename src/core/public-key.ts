@@ -19,10 +19,15 @@ const CURVE_BITS: Record<string, number> = { prime256v1: 256, secp384r1: 384, se
 // The sizes OpenSSL reports for these keys (`openssl pkey -text`), which is what users compare with.
 const FIXED_BITS: Record<string, number> = { ed25519: 256, x25519: 256, ed448: 456, x448: 448 }
 
-export function publicKeyFacts(key: KeyObject): PublicKeyFacts {
+/**
+ * The facts of `key`. A key read from a certificate or request is pinned by the SubjectPublicKeyInfo
+ * it holds, `spkiDer`, as a client that pins it hashes: OpenSSL's re-encoding of the key may differ
+ * (a compressed EC point, RSA parameters left out).
+ */
+export function publicKeyFacts(key: KeyObject, spkiDer?: Buffer): PublicKeyFacts {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key
   const digest = createHash('sha256')
-    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .update(spkiDer ?? publicKey.export({ type: 'spki', format: 'der' }))
     .digest()
   const type = publicKey.asymmetricKeyType ?? 'unknown'
   const details = publicKey.asymmetricKeyDetails ?? {}

@@ -20,7 +20,7 @@ export interface GenerateOptions {
   passphrase?: string
   signatureHash: (typeof SIGNATURE_HASHES)[number]
   validityDays: number
-  notBefore?: string
+  notBefore?: Date
   isCa: boolean
   pathLength?: number
   keyUsage?: Array<(typeof KEY_USAGES)[number]>
@@ -129,7 +129,7 @@ export async function generate(options: GenerateOptions) {
   const algorithm = signatureFor(privateKey, options.signatureHash)
   const spkiDer = createPublicKey(privateKey).export({ type: 'spki', format: 'der' })
   const spki = schema.AsnParser.parse(spkiDer, x509.SubjectPublicKeyInfo)
-  const name = buildName(x509, rdns)
+  const name = buildName(x509, schema, rdns)
   const extensions = buildExtensions(x509, schema, options, privateKey, spki)
   const algorithmIdentifier = new x509.AlgorithmIdentifier({ algorithm: algorithm.oid, parameters: algorithm.nullParameters ? null : undefined })
   const warnings: string[] = []
@@ -153,9 +153,7 @@ export async function generate(options: GenerateOptions) {
     })
     der = Buffer.from(schema.AsnSerializer.serialize(request))
   } else {
-    const notBefore = options.notBefore === undefined ? new Date() : new Date(options.notBefore)
-    notBefore.setUTCMilliseconds(0)
-    const notAfter = new Date(notBefore.getTime() + options.validityDays * 86_400_000)
+    const { notBefore, notAfter } = validity(options)
     const tbs = new x509.TBSCertificate({
       version: x509.Version.v3,
       serialNumber: toArrayBuffer(serial()),
@@ -181,6 +179,25 @@ export async function generate(options: GenerateOptions) {
 
 const toArrayBuffer = (bytes: Buffer) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer
 
+/** The first and last instants a certificate's validity can hold (RFC 5280 §4.1.2.5): UTCTime from 1950, GeneralizedTime up to 9999. */
+const FIRST_VALIDITY_MS = Date.UTC(1950, 0, 1)
+const LAST_VALIDITY_MS = Date.UTC(9999, 11, 31, 23, 59, 59)
+const DAY_MS = 86_400_000
+
+/** notBefore (default now) to whole seconds, and notAfter validityDays later: within what X.509 can write, or refused. */
+function validity({ notBefore: start, validityDays }: Pick<GenerateOptions, 'notBefore' | 'validityDays'>): { notBefore: Date; notAfter: Date } {
+  const notBefore = new Date(start ?? Date.now())
+  notBefore.setUTCMilliseconds(0)
+  if (notBefore.getTime() < FIRST_VALIDITY_MS) throw validationError('notBefore', 'is before 1950, the first year a certificate can hold (RFC 5280 §4.1.2.5)')
+  const notAfter = new Date(notBefore.getTime() + validityDays * DAY_MS)
+  if (notAfter.getTime() > LAST_VALIDITY_MS) {
+    const most = Math.floor((LAST_VALIDITY_MS - notBefore.getTime()) / DAY_MS)
+    if (most < 1) throw validationError('notBefore', 'leaves less than a day before 9999-12-31T23:59:59Z, the last instant a certificate can hold')
+    throw validationError('validityDays', `ends past 9999-12-31T23:59:59Z, the last instant a certificate can hold: at most ${most} days from this notBefore`)
+  }
+  return { notBefore, notAfter }
+}
+
 /** RFC 5280 §4.1.2.2 and the Baseline Requirements: positive, at most 20 octets, 64 bits or more from a CSPRNG. */
 function serial(): Buffer {
   for (;;) {
@@ -198,33 +215,42 @@ type Schema = Awaited<ReturnType<typeof asn1>>['schema']
 const PRINTABLE = new Set(['2.5.4.6', '2.5.4.5'])
 const IA5 = new Set(['1.2.840.113549.1.9.1', '0.9.2342.19200300.100.1.25'])
 
-function buildName(x509: X509, rdns: ParsedAttribute[][]) {
+/** One attribute of a name, in the string type RFC 5280 gives its type. */
+function buildAttribute(x509: X509, attribute: ParsedAttribute) {
+  if (Buffer.isBuffer(attribute.value)) {
+    const raw = attribute.value
+    if (!isOneElement(raw)) throw invalidInput('subject: a #hex value must be the BER encoding of one whole element', { field: 'subject' })
+    return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ anyValue: toArrayBuffer(raw) }) })
+  }
+  const text = attribute.value
+  if (PRINTABLE.has(attribute.oid)) {
+    if (!/^[A-Za-z0-9 '()+,\-./:=?]*$/.test(text))
+      throw invalidInput(`subject: ${attribute.oid === '2.5.4.6' ? 'C' : 'serialNumber'} must be PrintableString characters`, { field: 'subject' })
+    if (attribute.oid === '2.5.4.6' && !/^[A-Z]{2}$/.test(text))
+      throw invalidInput('subject: C must be a two-letter ISO 3166 country code in capitals', { field: 'subject' })
+    return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ printableString: text }) })
+  }
+  if (IA5.has(attribute.oid)) {
+    if (!/^[\x00-\x7f]*$/.test(text)) throw invalidInput('subject: emailAddress and DC must be ASCII', { field: 'subject' })
+    return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ ia5String: text }) })
+  }
+  return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ utf8String: text }) })
+}
+
+/**
+ * The name, each multi-valued RDN (`OU=a+CN=b`) in DER's order for a SET OF: by the bytes of each
+ * attribute's encoding (X.690 §11.6), which the serializer leaves as given.
+ */
+function buildName(x509: X509, schema: Schema, rdns: ParsedAttribute[][]) {
   return new x509.Name(
-    rdns.map(
-      (rdn) =>
-        new x509.RelativeDistinguishedName(
-          rdn.map((attribute) => {
-            if (Buffer.isBuffer(attribute.value)) {
-              const raw = attribute.value
-              if (!isOneElement(raw)) throw invalidInput('subject: a #hex value must be the BER encoding of one whole element', { field: 'subject' })
-              return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ anyValue: toArrayBuffer(raw) }) })
-            }
-            const text = attribute.value
-            if (PRINTABLE.has(attribute.oid)) {
-              if (!/^[A-Za-z0-9 '()+,\-./:=?]*$/.test(text))
-                throw invalidInput(`subject: ${attribute.oid === '2.5.4.6' ? 'C' : 'serialNumber'} must be PrintableString characters`, { field: 'subject' })
-              if (attribute.oid === '2.5.4.6' && !/^[A-Z]{2}$/.test(text))
-                throw invalidInput('subject: C must be a two-letter ISO 3166 country code in capitals', { field: 'subject' })
-              return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ printableString: text }) })
-            }
-            if (IA5.has(attribute.oid)) {
-              if (!/^[\x00-\x7f]*$/.test(text)) throw invalidInput('subject: emailAddress and DC must be ASCII', { field: 'subject' })
-              return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ ia5String: text }) })
-            }
-            return new x509.AttributeTypeAndValue({ type: attribute.oid, value: new x509.AttributeValue({ utf8String: text }) })
-          }),
-        ),
-    ),
+    rdns.map((rdn) => {
+      const encoded = rdn.map((attribute) => {
+        const built = buildAttribute(x509, attribute)
+        return { built, der: Buffer.from(schema.AsnSerializer.serialize(built)) }
+      })
+      encoded.sort((a, b) => Buffer.compare(a.der, b.der))
+      return new x509.RelativeDistinguishedName(encoded.map(({ built }) => built))
+    }),
   )
 }
 

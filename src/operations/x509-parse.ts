@@ -367,7 +367,7 @@ function pkcs7Parts(engine: Asn1, der: Buffer, where: { block: number; label: st
 function keyOf(spki: Buffer): { key?: KeyObject; facts: PublicKeyFacts } {
   try {
     const key = createPublicKey({ key: spki, format: 'der', type: 'spki' })
-    return { key, facts: publicKeyFacts(key) }
+    return { key, facts: publicKeyFacts(key, spki) }
   } catch {
     const digest = createHash('sha256').update(spki).digest()
     return { facts: { type: 'unknown', spkiSha256: digest.toString('base64'), spkiSha256Hex: digest.toString('hex') } }

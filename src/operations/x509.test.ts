@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, X509Certificate } from 'node:crypto'
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
+import { certificateWithNames, der } from '../../test/hostile-inputs.ts'
 import { execute, setOffloadPolicy } from '../core/execute.ts'
 import { x509 } from './x509.ts'
 
@@ -108,6 +109,16 @@ describe('x509', () => {
       assert.equal(cert.fingerprints.sha256, '69:72:9B:8E:15:A8:6E:FC:17:7A:57:AF:B7:17:1D:FC:64:AD:D2:8C:2F:CA:8C:F1:50:7E:34:45:3C:CB:14:70')
       assert.equal(cert.notAfter, '2040-09-17T16:00:00Z')
       assert.equal(cert.selfSigned, true)
+    })
+
+    test('the pin is the SHA-256 of the SubjectPublicKeyInfo the certificate holds, not of OpenSSL’s re-encoding of its key', async () => {
+      // rsaEncryption with its NULL parameters left out, which OpenSSL reads and writes back with them.
+      const reEncoded = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'der' })
+      const withoutNull = der(0x30, Buffer.from('300b06092a864886f70d010101', 'hex'), reEncoded.subarray(3 + 15))
+      assert.deepEqual(createPublicKey({ key: withoutNull, format: 'der', type: 'spki' }).export({ type: 'spki', format: 'der' }), reEncoded)
+      const [cert] = (await parse(certificateWithNames(['a.example'], withoutNull).toString('base64'))).result
+      assert.equal(cert.publicKey.type, 'rsa')
+      assert.equal(cert.publicKey.spkiSha256Hex, createHash('sha256').update(withoutNull).digest('hex'))
     })
 
     test('X1 and X2 with text between: two certificates in order, neither signing the other', async () => {
@@ -432,6 +443,27 @@ describe('x509', () => {
       assert.equal(made.parsed.notAfter, '2055-05-30T12:00:00Z')
       assert.equal(new X509Certificate(made.result).validTo, 'May 30 12:00:00 2055 GMT')
       assert.equal(made.parsed.isCa, true)
+    })
+
+    test('a multi-valued RDN is written in DER order, by the bytes of each attribute (X.690 §11.6), whatever order it was given in', async () => {
+      for (const subject of ['CN=aaaa+OU=b+C=GB,O=x', 'C=GB+CN=aaaa+OU=b,O=x', 'OU=b+C=GB+CN=aaaa,O=x']) {
+        const made = await run({ action: 'generate', subject, keyType: 'p-256' })
+        // OU=b encodes as 30 0a …, C=GB as 30 0b …, CN=aaaa as 30 0d …
+        assert.equal(made.parsed.subject, 'OU=b+C=GB+CN=aaaa,O=x', subject)
+      }
+    })
+
+    test('a validity X.509 cannot write is refused: before 1950 (UTCTime), past 9999 (GeneralizedTime), or on a day that does not exist', async () => {
+      const generated = (notBefore: string, validityDays = 1) => run({ action: 'generate', subject: 'CN=x', keyType: 'p-256', notBefore, validityDays })
+      assert.equal((await generated('1950-01-01T00:00:00Z')).parsed.notBefore, '1950-01-01T00:00:00Z')
+      assert.equal((await generated('9999-12-30T23:59:59Z')).parsed.notAfter, '9999-12-31T23:59:59Z')
+      assert.equal((await generated('2024-02-29T23:30:00-01:00')).parsed.notBefore, '2024-03-01T00:30:00Z')
+      await expectRefusal(generated('1949-12-31T23:59:59Z'), { code: 'VALIDATION_ERROR', field: 'notBefore', message: /before 1950/ })
+      await expectRefusal(generated('9991-01-01T00:00:00Z', 3650), { code: 'VALIDATION_ERROR', field: 'validityDays', message: /at most 3286 days/ })
+      await expectRefusal(generated('9999-12-31T00:00:00Z'), { code: 'VALIDATION_ERROR', field: 'notBefore', message: /less than a day/ })
+      await expectRefusal(generated('2026-02-29T00:00:00Z'), { code: 'VALIDATION_ERROR', field: 'notBefore', message: /February 2026 has 28 days/ })
+      await expectRefusal(run({ input: X1, at: '2026-04-31T00:00:00Z' }), { code: 'VALIDATION_ERROR', field: 'at', message: /April 2026 has 30 days/ })
+      await expectRefusal(run({ input: X1, at: '2026-01-01T24:00:00Z' }), { code: 'VALIDATION_ERROR', field: 'at', message: /hours go from 00 to 23/ })
     })
 
     test('key usages and extended key usages asked for replace the defaults', async () => {

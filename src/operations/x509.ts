@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
-import { validationError } from '../core/errors.ts'
+import { isDevutilsError, validationError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { parseDate, zoneNamed } from './timestamp.ts'
 import { EXTENDED_KEY_USAGE_NAMES, generate, KEY_TYPES, SIGNATURE_HASHES } from './x509-generate.ts'
 import { KEY_USAGES, MAX_BLOCKS, MAX_GENERAL_NAMES, MAX_REVOKED_LISTED, parse } from './x509-parse.ts'
 
@@ -15,6 +16,16 @@ function blockCount(text: string): number {
   return count
 }
 const ISO_DATE_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:\\d{2})$'
+
+/** The instant of an ISO 8601 date-time field: a date or time that does not exist (02-30, 24:00) is refused, not rolled over. */
+function instantOf(field: 'at' | 'notBefore', text: string): Date {
+  try {
+    return new Date(parseDate(text, zoneNamed('UTC'), Date.now()))
+  } catch (error) {
+    if (!isDevutilsError(error)) throw error
+    throw validationError(field, `names no instant: ${error.message}`)
+  }
+}
 
 /** An EC P-256 certificate for example.com, made by generate (valid 2026-01-01 to 2026-04-01). */
 const EXAMPLE_CERTIFICATE = `-----BEGIN CERTIFICATE-----
@@ -289,7 +300,8 @@ export const x509 = defineOperation({
   async run(fields) {
     if (fields.action === 'generate') {
       if (fields.subject === undefined) throw validationError('subject', 'is required for generate: an RFC 4514 name such as CN=example.com')
-      const made = await generate({ ...fields, subject: fields.subject })
+      const notBefore = fields.notBefore === undefined ? undefined : instantOf('notBefore', fields.notBefore)
+      const made = await generate({ ...fields, subject: fields.subject, notBefore })
       const parsed = await parse({ input: made.pem, inputEncoding: 'auto', at: new Date(), verify: true })
       return {
         result: made.pem,
@@ -301,8 +313,7 @@ export const x509 = defineOperation({
       }
     }
     if (fields.input === undefined) throw validationError('input', 'is required for parse: PEM text, or DER as base64 or hex')
-    const at = fields.at === undefined ? new Date() : new Date(fields.at)
-    if (Number.isNaN(at.getTime())) throw validationError('at', 'is not a date-time')
+    const at = fields.at === undefined ? new Date() : instantOf('at', fields.at)
     const answer = await parse({ input: fields.input, inputEncoding: fields.inputEncoding, at, verify: fields.verify })
     return { result: answer.result, action: 'parse' as const, count: answer.count, chain: answer.chain, warnings: answer.warnings }
   },
