@@ -51,12 +51,14 @@ const KIND_NAMES: Record<Kind, string> = {
 }
 
 /** One DER structure of the input, and where it came from. */
-interface Source {
-  der: Buffer
-  block: number
-  label: string
-  kind?: Kind
-}
+/** Where a structure was read from: its block among the input's, its PEM label ("DER" for bare DER) and the line it starts on. */
+type Where = { block: number; label: string; line: number }
+
+type Source = Where & { der: Buffer; kind?: Kind }
+
+/** A structure's place, as messages name it. */
+const blockAt = ({ block, label, line }: Where) => `block ${block} (${label}, line ${line})`
+const whereOf = ({ block, label, line }: Where): Where => ({ block, label, line })
 
 export const SIGNATURE_ALGORITHMS: Record<string, { name: string; hash?: string; weak?: true }> = {
   '1.2.840.113549.1.1.2': { name: 'md2WithRSAEncryption', hash: 'md2', weak: true },
@@ -212,10 +214,10 @@ function readSources(input: string, inputEncoding: 'auto' | 'base64' | 'hex', wa
     for (const block of readPemBlocks(input, MAX_BLOCKS)) {
       const kind = LABELS[block.label]
       if (kind === undefined) {
-        warnings.push(`block ${block.index} (${block.label}) skipped: not a certificate, request, CRL or PKCS#7 bundle`)
+        warnings.push(`${blockAt({ block: block.index, label: block.label, line: block.line })} skipped: not a certificate, request, CRL or PKCS#7 bundle`)
         continue
       }
-      sources.push({ der: block.der, block: block.index, label: block.label, kind })
+      sources.push({ der: block.der, block: block.index, label: block.label, line: block.line, kind })
     }
     if (sources.length === 0) throw invalidInput('input holds no CERTIFICATE, CERTIFICATE REQUEST, X509 CRL or PKCS7 block', { line: firstTextLine(input) })
     return sources
@@ -226,12 +228,12 @@ function readSources(input: string, inputEncoding: 'auto' | 'base64' | 'hex', wa
     const hex = compact.replace(/:/g, '')
     if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex) || hex === '')
       throw invalidInput('input is not hex: it must be pairs of hex digits (spaces and colons are ignored)', { line: firstTextLine(input) })
-    return [{ der: Buffer.from(hex, 'hex'), block: 0, label: 'DER' }]
+    return [{ der: Buffer.from(hex, 'hex'), block: 0, label: 'DER', line: firstTextLine(input) }]
   }
   const base64 = compact.replace(/-/g, '+').replace(/_/g, '/')
   if (base64 === '' || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64) || base64.replace(/=+$/, '').length % 4 === 1)
     throw invalidInput('input is neither PEM nor DER as base64 or hex: no "-----BEGIN" line was found', { line: firstTextLine(input) })
-  return [{ der: Buffer.from(base64, 'base64'), block: 0, label: 'DER' }]
+  return [{ der: Buffer.from(base64, 'base64'), block: 0, label: 'DER', line: firstTextLine(input) }]
 }
 
 function firstTextLine(text: string): number {
@@ -240,37 +242,34 @@ function firstTextLine(text: string): number {
 }
 
 /** The schema parser with the service's bounds; a bound reached is a 422 LIMIT_EXCEEDED, anything else a 422 naming the block. */
-export function parseAsn<T>(engine: Asn1, der: Uint8Array, schema: new () => T, where: { block: number; label: string }, what: string): T {
+export function parseAsn<T>(engine: Asn1, der: Uint8Array, schema: new () => T, where: Where, what: string): T {
   try {
     return engine.schema.AsnParser.parse(der, schema, { berOptions: BER_OPTIONS })
   } catch (error) {
     const message = error instanceof Error ? error.message : ''
     if (LIMIT_MESSAGES.test(message))
-      throw limitExceeded(`block ${where.block} (${where.label}) nests ASN.1 deeper than 100 levels or holds more than 1,000,000 elements`, {
+      throw limitExceeded(`${blockAt(where)} nests ASN.1 deeper than 100 levels or holds more than 1,000,000 elements`, {
         ...where,
         maxDepth: BER_OPTIONS.maxDepth,
         maxNodes: BER_OPTIONS.maxNodes,
       })
-    throw invalidInput(`block ${where.block} (${where.label}) is not DER of ${what}`, where)
+    throw invalidInput(`${blockAt(where)} is not DER of ${what}`, where)
   }
 }
 
 /** The first element of a source; bytes after it are reported and left out. */
 function topElement(source: Source, warnings: string[]): Buffer {
-  if (source.der.length === 0) throw invalidInput(`block ${source.block} (${source.label}) is empty`, { block: source.block, label: source.label })
+  if (source.der.length === 0) throw invalidInput(`${blockAt(source)} is empty`, whereOf(source))
   let top: Tlv
   try {
     top = readTlv(source.der, 0)
   } catch {
-    throw invalidInput(`block ${source.block} (${source.label}) is not DER: its length octets claim more bytes than there are`, {
-      block: source.block,
-      label: source.label,
-    })
+    throw invalidInput(`${blockAt(source)} is not DER: its length octets claim more bytes than there are`, whereOf(source))
   }
-  if (top.tag !== 0x30) throw invalidInput(`block ${source.block} (${source.label}) is not DER of a SEQUENCE`, { block: source.block, label: source.label })
+  if (top.tag !== 0x30) throw invalidInput(`${blockAt(source)} is not DER of a SEQUENCE`, whereOf(source))
   // A TRUSTED CERTIFICATE carries OpenSSL's trust settings after the certificate: expected, not garbage.
   if (top.end < source.der.length && source.label !== 'TRUSTED CERTIFICATE')
-    warnings.push(`block ${source.block} (${source.label}): ${source.der.length - top.end} bytes after the DER structure were ignored`)
+    warnings.push(`${blockAt(source)}: ${source.der.length - top.end} bytes after the DER structure were ignored`)
   return source.der.subarray(0, top.end)
 }
 
@@ -298,7 +297,7 @@ export async function parse(options: ParseOptions): Promise<ParseAnswer> {
   }
   for (const source of readSources(options.input, options.inputEncoding, warnings)) {
     const der = topElement(source, warnings)
-    const where = { block: source.block, label: source.label }
+    const where = whereOf(source)
     const kind = source.kind
     const read = (): Internal[] => {
       if (kind === undefined) return guessed(engine, der, where)
@@ -308,9 +307,13 @@ export async function parse(options: ParseOptions): Promise<ParseAnswer> {
     try {
       for (const internal of read()) add(internal)
     } catch (error) {
-      if (isDevutilsError(error)) throw error
+      if (isDevutilsError(error)) {
+        // A reader below that knows no blocks (the DER walker's malformed length): named here.
+        if (error.code === 'INVALID_INPUT' && error.details === undefined) throw invalidInput(`${blockAt(where)}: ${error.message}`, where)
+        throw error
+      }
       // The schema accepted a structure whose parts are not where RFC 5280 puts them.
-      throw invalidInput(`block ${where.block} (${where.label}) is not DER of ${kind === undefined ? 'a known structure' : KIND_NAMES[kind]}`, where)
+      throw invalidInput(`${blockAt(where)} is not DER of ${kind === undefined ? 'a known structure' : KIND_NAMES[kind]}`, where)
     }
   }
   const links = checkSignatures(internals, options.verify)
@@ -331,7 +334,7 @@ export async function parse(options: ParseOptions): Promise<ParseAnswer> {
 }
 
 /** DER without a label: whichever of the four structures it parses as (a bound reached ends the search). */
-function guessed(engine: Asn1, der: Buffer, where: { block: number; label: string }): Internal[] {
+function guessed(engine: Asn1, der: Buffer, where: Where): Internal[] {
   const first = childrenOf(der, readTlv(der, 0))[0]
   if (first?.tag === 0x06) {
     const parts = pkcs7Parts(engine, der, where)
@@ -348,10 +351,10 @@ function guessed(engine: Asn1, der: Buffer, where: { block: number; label: strin
 }
 
 /** The certificates and CRLs of a PKCS#7 SignedData (RFC 5652 §5.1), as the DER slices they were given as. */
-function pkcs7Parts(engine: Asn1, der: Buffer, where: { block: number; label: string }): Array<{ kind: 'certificate' | 'crl'; der: Buffer }> {
+function pkcs7Parts(engine: Asn1, der: Buffer, where: Where): Array<{ kind: 'certificate' | 'crl'; der: Buffer }> {
   const info = parseAsn(engine, der, engine.cms.ContentInfo, where, KIND_NAMES.pkcs7)
   if (info.contentType !== engine.cms.id_signedData)
-    throw invalidInput(`block ${where.block} (${where.label}) is PKCS#7 ${info.contentType}, not SignedData: only certificate bundles are read`, where)
+    throw invalidInput(`${blockAt(where)} is PKCS#7 ${info.contentType}, not SignedData: only certificate bundles are read`, where)
   const [, explicit] = childrenOf(der, readTlv(der, 0))
   const signedData = childrenOf(der, childrenOf(der, explicit)[0])
   const parts: Array<{ kind: 'certificate' | 'crl'; der: Buffer }> = []
@@ -519,7 +522,7 @@ function checkNameCounts(der: Buffer) {
   }
 }
 
-function certificateItem(engine: Asn1, der: Buffer, where: { block: number; label: string }): Internal {
+function certificateItem(engine: Asn1, der: Buffer, where: Where): Internal {
   checkNameCounts(der)
   const certificate = parseAsn(engine, der, engine.x509.Certificate, where, KIND_NAMES.certificate)
   const tbsDer = Buffer.from(certificate.tbsCertificateRaw ?? new ArrayBuffer(0))
@@ -574,7 +577,7 @@ function certificateItem(engine: Asn1, der: Buffer, where: { block: number; labe
   }
 }
 
-function csrItem(engine: Asn1, der: Buffer, where: { block: number; label: string }): Internal {
+function csrItem(engine: Asn1, der: Buffer, where: Where): Internal {
   const request = parseAsn(engine, der, engine.csr.CertificationRequest, where, KIND_NAMES.csr)
   const infoDer = Buffer.from(request.certificationRequestInfoRaw ?? new ArrayBuffer(0))
   const [, subjectTlv, spkiTlv] = childrenOf(infoDer, readTlv(infoDer, 0))
@@ -640,7 +643,7 @@ function listedPart(der: Buffer): { der: Buffer; revokedCount?: number; tbs?: Bu
   }
 }
 
-function crlItem(engine: Asn1, der: Buffer, where: { block: number; label: string }): Internal {
+function crlItem(engine: Asn1, der: Buffer, where: Where): Internal {
   const part = listedPart(der)
   const list = parseAsn(engine, part.der, engine.x509.CertificateList, where, KIND_NAMES.crl)
   const tbsDer = part.tbs ?? Buffer.from(list.tbsCertListRaw ?? new ArrayBuffer(0))

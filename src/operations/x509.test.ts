@@ -188,7 +188,7 @@ describe('x509', () => {
         assert.equal(answer.count, 1, file)
         assert.equal(answer.result[0].fingerprints.sha256, 'DC:4F:4D:14:00:D4:52:60:52:B5:DA:69:33:94:DC:85:60:B2:9C:C2:1D:F9:0B:9E:2E:C7:41:62:61:C7:38:88')
         assert.deepEqual(answer.result[0].subjectAltNames, ['DNS:www.cryptography.io', 'DNS:cryptography.io'])
-        assert.ok(answer.warnings.some((warning: string) => /PRIVATE KEY\) skipped/.test(warning)))
+        assert.ok(answer.warnings.some((warning: string) => /PRIVATE KEY, line \d+\) skipped/.test(warning)))
         assert.doesNotMatch(JSON.stringify(answer), /aHR0cHM6Ly9iaXQubHkvM3VKOXpZZw|xXOPSE88uXYkutY15A7k/)
       }
     })
@@ -537,7 +537,7 @@ describe('x509', () => {
     test('trailing garbage after the DER: parsed, with a warning', async () => {
       const answer = await parse(pem('CERTIFICATE', Buffer.concat([derOf(X2), Buffer.from('garbage')])))
       assert.equal(answer.result[0].fingerprints.sha256.slice(0, 5), '69:72')
-      assert.deepEqual(answer.warnings, ['block 0 (CERTIFICATE): 7 bytes after the DER structure were ignored'])
+      assert.deepEqual(answer.warnings, ['block 0 (CERTIFICATE, line 1): 7 bytes after the DER structure were ignored'])
     })
 
     test('random bytes as DER: a 422, never a defect', async () => {
@@ -576,11 +576,21 @@ describe('x509', () => {
       const csr = (await run({ action: 'generate', kind: 'csr', keyType: 'ed25519', subject: 'CN=x' })).result
       await expectRefusal(parse(`${X1}${csr.replace(/CERTIFICATE REQUEST/g, 'CERTIFICATE')}`), {
         code: 'INVALID_INPUT',
-        message: /block 1 \(CERTIFICATE\) is not DER of an X.509 certificate/,
-        details: { block: 1, label: 'CERTIFICATE' },
+        message: /block 1 \(CERTIFICATE, line 32\) is not DER of an X.509 certificate/,
+        details: { block: 1, label: 'CERTIFICATE', line: 32 },
       })
       await expectRefusal(parse('-----BEGIN CERTIFICATE-----\nMII*\n-----END CERTIFICATE-----'), { code: 'INVALID_INPUT', details: { block: 0, line: 2 } })
-      await expectRefusal(parse('-----BEGIN X509 CRL-----\n-----END X509 CRL-----'), { code: 'INVALID_INPUT', message: /block 0 \(X509 CRL\) is empty/ })
+      await expectRefusal(parse('-----BEGIN X509 CRL-----\n-----END X509 CRL-----'), {
+        code: 'INVALID_INPUT',
+        message: /block 0 \(X509 CRL, line 1\) is empty/,
+      })
+      // Base64 or hex that is not DER: the line its text starts on.
+      await expectRefusal(parse('\n\naGVsbG8gd29ybGQ='), {
+        code: 'INVALID_INPUT',
+        message: /block 0 \(DER, line 3\) is not DER/,
+        details: { block: 0, label: 'DER', line: 3 },
+      })
+      await expectRefusal(parse('\n300100'), { code: 'INVALID_INPUT', details: { label: 'DER', line: 2 } })
       await expectRefusal(parse('-----BEGIN PKCS7-----\nMAA=\n-----END PKCS7-----'), { code: 'INVALID_INPUT', details: { block: 0, label: 'PKCS7' } })
     })
 
