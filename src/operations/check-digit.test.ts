@@ -288,6 +288,16 @@ describe('check-digit: properties', () => {
   })
 })
 
+describe('check-digit: separators', () => {
+  test('spaces, hyphens, tabs and line breaks are ignored (a number read from a file ends in one); positions stay those of the input', async () => {
+    for (const written of ['4111111111111111\n', '4111 1111 1111 1111\r\n', '4111-1111\t1111-1111', '\n4111\n1111\n1111\n1111']) {
+      const answer = await validate(written, 'card')
+      assert.deepEqual([answer.valid, answer.result], [true, '4111111111111111'], JSON.stringify(written))
+    }
+    await expectRefusal(validate('4111\n1111\u00a01111 1111', 'card'), { code: 'INVALID_INPUT', position: 9 })
+  })
+})
+
 describe('check-digit: refusals', () => {
   test('a character that is not a digit: 422 with its position in the input as given', async () => {
     await expectRefusal(validate('4111 1111 a111 1111', 'card'), { code: 'INVALID_INPUT', position: 10, message: /'a' at position 10/ })

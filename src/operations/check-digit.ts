@@ -5,7 +5,7 @@ import { invalidInput } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
-/** The longest input, in characters, spaces and hyphens included. */
+/** The longest input, in characters, separators included. */
 export const MAX_INPUT_LENGTH = 64
 
 export const SCHEMES = [
@@ -207,14 +207,23 @@ const LABELS: Partial<Record<SchemeName, RegExp>> = {
   issn: /^\s*ISSN:?/i,
 }
 
-/** The input without spaces, hyphens and a leading label, upper case, with each character's position in the original. */
+/**
+ * Each character of a number as written, from `from`, with its position, past the separators people
+ * write and paste in: spaces, hyphens, tabs and line breaks (a line read from a file ends in one).
+ */
+export function* numberCharacters(input: string, from: number): Generator<[char: string, position: number]> {
+  for (let i = from; i < input.length; i++) {
+    const char = input[i]
+    if (char !== ' ' && char !== '-' && char !== '\t' && char !== '\n' && char !== '\r') yield [char, i]
+  }
+}
+
+/** The input without separators and a leading label, upper case, with each character's position in the original. */
 function normalise(input: string, scheme: SchemeName): { text: string; positions: number[] } {
   const label = LABELS[scheme]?.exec(input)
   let text = ''
   const positions: number[] = []
-  for (let i = label ? label[0].length : 0; i < input.length; i++) {
-    const char = input[i]
-    if (char === ' ' || char === '-' || char === '\t') continue
+  for (const [char, i] of numberCharacters(input, label ? label[0].length : 0)) {
     text += char === 'x' ? 'X' : char
     positions.push(i)
   }
@@ -228,7 +237,7 @@ function resolveScheme(scheme: SchemeName, length: number, action: Action): Appl
   if (applied !== undefined) return applied
   const lengths = Object.keys(choices).map((whole) => Number(whole) - (action === 'compute' ? 1 : 0))
   const what = `${lengths.slice(0, -1).join(', ')} or ${lengths.at(-1)} characters${action === 'compute' ? ' (the number without its check digit)' : ''}`
-  throw invalidInput(`input has ${length} characters after spaces and hyphens are removed; ${scheme} takes ${what}`, {
+  throw invalidInput(`input has ${length} characters after spaces and other separators are removed; ${scheme} takes ${what}`, {
     field: 'input',
     length,
     allowed: lengths,
@@ -256,7 +265,7 @@ function checkCharacters(text: string, positions: number[], input: string, rules
 const Output = Type.Object({
   result: Type.String({
     description:
-      'validate: the number as read (spaces, hyphens and a leading ISBN/ISSN label removed, x upper case); compute: the number with its check digit(s) appended.',
+      'validate: the number as read (spaces, hyphens, tabs, line breaks and a leading ISBN/ISSN label removed, x upper case); compute: the number with its check digit(s) appended.',
   }),
   action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
   scheme: Type.Enum(APPLIED_SCHEMES, {
@@ -345,7 +354,7 @@ export const checkDigit = defineOperation({
   ],
   description:
     '`validate` (the default) checks the last digit(s) of `input` under `scheme` and answers `valid`, the `checkDigit` given and, when wrong, the `expectedCheckDigit`; ' +
-    '`compute` takes the number without its check digit(s) and answers it completed in `result`. Spaces and hyphens are ignored, as is a leading `ISBN`/`ISSN` label for those schemes. ' +
+    '`compute` takes the number without its check digit(s) and answers it completed in `result`. Spaces, hyphens, tabs and line breaks are ignored, as is a leading `ISBN`/`ISSN` label for those schemes. ' +
     'Schemes: `luhn` (ISO/IEC 7812 mod 10, 2 to 64 digits); `card`, Luhn on a payment card number of 8 to 19 digits, with its brand by IIN (Braintree’s credit-card-type table: Visa, Mastercard incl. the 2-series, American Express, Discover, JCB, Diners Club, UnionPay, Maestro, Mir, Elo…), ' +
     '`lengthValid` and the number in its brand’s groups (`valid` is the Luhn verdict only); `isbn10` (mod 11, check X for 10), `isbn13` (978/979 + GS1 mod 10), `isbn` picks by length, and a valid ISBN answers both forms (a 979 ISBN has no ISBN-10); ' +
     '`ean13`, `ean8`, `upca` and `gtin` (8, 12, 13 or 14 digits: GS1 mod 10); `issn` (8 characters, mod 11, check X for 10); `verhoeff` and `damm` (2 to 64 digits; both catch every single-digit error and every swap of adjacent digits); ' +
@@ -359,7 +368,7 @@ export const checkDigit = defineOperation({
         maxLength: MAX_INPUT_LENGTH,
         writeOnly: true,
         description:
-          'The number: validate, with its check digit(s) last; compute, without them. Spaces and hyphens are ignored. Card numbers are personal data: never logged, never put in a shared link.',
+          'The number: validate, with its check digit(s) last; compute, without them. Spaces, hyphens, tabs and line breaks are ignored. Card numbers are personal data: never logged, never put in a shared link.',
         examples: ['4111 1111 1111 1111', '978-0-306-40615-7'],
       }),
       scheme: withDefault(
@@ -424,7 +433,7 @@ export const checkDigit = defineOperation({
     if (!fits) {
       const { allowed, words } = lengthsInWords(rules, action)
       const what = action === 'compute' ? ` (the number without its check digit${rules.checkLength === 2 ? 's' : ''})` : ''
-      throw invalidInput(`input has ${text.length} characters after spaces and hyphens are removed; ${applied} takes ${words}${what}`, {
+      throw invalidInput(`input has ${text.length} characters after spaces and other separators are removed; ${applied} takes ${words}${what}`, {
         field: 'input',
         length: text.length,
         allowed,

@@ -115,8 +115,15 @@ describe('iban: the SWIFT IBAN registry’s examples', () => {
     assert.deepEqual([xk.valid, xk.bankCode, xk.branchCode], [true, undefined, '12'])
   })
 
-  test('lower case, spaces, hyphens and an IBAN label are accepted', async () => {
-    for (const spelling of ['gb82west12345698765432', 'GB82-WEST-1234-5698-7654-32', 'IBAN GB82 WEST 1234 5698 7654 32', 'iban: gb82 west 1234 5698 7654 32']) {
+  test('lower case, spaces, hyphens, tabs, line breaks and an IBAN label are accepted', async () => {
+    for (const spelling of [
+      'gb82west12345698765432',
+      'GB82-WEST-1234-5698-7654-32',
+      'IBAN GB82 WEST 1234 5698 7654 32',
+      'iban: gb82 west 1234 5698 7654 32',
+      'GB82 WEST 1234 5698 7654 32\n',
+      'GB82WEST\t12345698765432\r\n',
+    ]) {
       const answer = await validate(spelling)
       assert.deepEqual([answer.valid, answer.result], [true, 'GB82WEST12345698765432'], spelling)
     }

@@ -3,7 +3,7 @@ import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput, validationError } from '../core/errors.ts'
 import { lazily } from '../core/lazy.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
-import { mod97_10CheckDigits } from './check-digit.ts'
+import { mod97_10CheckDigits, numberCharacters } from './check-digit.ts'
 
 /** The longest input, in characters, spaces, hyphens and an `IBAN` label included. */
 const MAX_INPUT_LENGTH = 64
@@ -88,14 +88,12 @@ const checkDigitsFor = (country: string, bban: string) => mod97_10CheckDigits(`$
 
 const LABEL = /^\s*IBAN:?/i
 
-/** The input in electronic form (spaces, hyphens and a leading IBAN label dropped, upper case) with each character's position in the input, refusing what no IBAN could hold. */
+/** The input in electronic form (separators and a leading IBAN label dropped, upper case) with each character's position in the input, refusing what no IBAN could hold. */
 function electronic(input: string, field: string): { text: string; positions: number[] } {
   const label = LABEL.exec(input)
   let text = ''
   const positions: number[] = []
-  for (let i = label ? label[0].length : 0; i < input.length; i++) {
-    const char = input[i]
-    if (char === ' ' || char === '-' || char === '\t') continue
+  for (const [char, i] of numberCharacters(input, label ? label[0].length : 0)) {
     if (!/^[A-Za-z0-9]$/.test(char)) {
       throw invalidInput(`${showCharacterAt(input, i)} at position ${i} cannot be part of an IBAN, which holds only letters and digits`, { field, position: i })
     }
@@ -192,7 +190,7 @@ export const iban = defineOperation({
   title: 'IBAN validator',
   aliases: ['iban', 'international bank account number', 'bban', 'bank account', 'sepa', 'bic', 'swift code', 'qr-iban', 'iso 13616', 'mod 97'],
   description:
-    '`validate` (the default) reads an IBAN in any letter case, with or without spaces, hyphens and a leading `IBAN` label, and answers it in electronic form (`result`) and in print format (`formatted`, groups of four), ' +
+    '`validate` (the default) reads an IBAN in any letter case, with or without spaces, hyphens, tabs, line breaks and a leading `IBAN` label, and answers it in electronic form (`result`) and in print format (`formatted`, groups of four), ' +
     'with `valid` and, when not valid, every problem found in `errors`: `unknownCountry` (not an ISO 3166 code), `noIbanCountry` (a country without IBANs, such as US), `length` (with the country’s length), ' +
     '`bbanFormat` (the first character that breaks the country’s BBAN structure, and what belongs there), `checkDigits` (ISO 7064 MOD 97-10, with the digits expected) and `nationalCheckDigit` (a national check inside the BBAN, for the countries where the registry’s table has one: BE, ES, FR, NO, PL and others). ' +
     'An invalid IBAN is a 200 answer with `valid: false`; only an input that is not an IBAN at all (not two letters then two digits, or a character other than letters and digits) is a 422 INVALID_INPUT with its `position`. ' +
@@ -208,7 +206,7 @@ export const iban = defineOperation({
           maxLength: MAX_INPUT_LENGTH,
           writeOnly: true,
           description:
-            'validate (required there): the IBAN, in any letter case; spaces, hyphens and a leading `IBAN` label are ignored. Personal data: never logged, never put in a shared link.',
+            'validate (required there): the IBAN, in any letter case; spaces, hyphens, tabs, line breaks and a leading `IBAN` label are ignored. Personal data: never logged, never put in a shared link.',
           examples: ['GB82 WEST 1234 5698 7654 32'],
         }),
       ),
@@ -222,7 +220,7 @@ export const iban = defineOperation({
           maxLength: MAX_INPUT_LENGTH,
           writeOnly: true,
           description:
-            'compose (required there): the Basic Bank Account Number, in any letter case; spaces and hyphens are ignored. Personal data, like `input`.',
+            'compose (required there): the Basic Bank Account Number, in any letter case; spaces, hyphens, tabs and line breaks are ignored. Personal data, like `input`.',
           examples: ['370400440532013000'],
         }),
       ),
