@@ -552,6 +552,14 @@ describe('cipher: refusals', () => {
       [{ input: 'x', passphrase: 'p', kdf: 'evp-md5', format: 'openssl', iterations: 1000 }, 'iterations', /EVP_BytesToKey runs once/],
       [{ input: 'x', key: KEY, iv: '00'.repeat(16) }, 'iv', /^iv must be 12 bytes \(24 hex digits\) for aes-256-gcm, not 16/],
       [{ input: 'x', key: KEY, iv: '000' }, 'iv', /odd number of hex digits/],
+      [{ input: 'x', key: '00'.repeat(16) }, 'key', /^key must be 32 bytes for aes-256-gcm \(64 hex digits\), not 16/],
+      [{ input: 'x', key: 'AAAA', keyEncoding: 'base64' }, 'key', /^key must be 32 bytes for aes-256-gcm \(44 base64 characters with padding\), not 3/],
+      [
+        { input: 'x', key: 'AAAA', keyEncoding: 'base64url', algorithm: 'aes-128-gcm' },
+        'key',
+        /^key must be 16 bytes for aes-128-gcm \(22 base64url characters\), not 3/,
+      ],
+      [{ input: 'x', key: 'é'.repeat(15), keyEncoding: 'utf8' }, 'key', /^key must be 32 bytes for aes-256-gcm \(of UTF-8\), not 30/],
       [{ input: 'x', key: KEY, iv: 'xyz' }, 'iv', /./],
       [{ input: 'x', key: KEY, action: 'decrypt' }, 'iv', /^iv is required/],
       [{ input: 'x', key: KEY, action: 'decrypt', iv: '00'.repeat(12) }, 'tag', /^tag is required/],
@@ -578,6 +586,8 @@ describe('cipher: refusals', () => {
       [{ input: 'x', passphrase: 'p'.repeat(1025) }, 'passphrase', /./],
       [{ input: 'x', key: KEY, algorithm: 'aes-256-ecb' }, 'algorithm', /./],
     ]
+    // A passphrase sends the work to a worker thread, started here first: its start is not a derivation.
+    await expectRefusal(run({ input: 'x', passphrase: 'p', memoryKiB: 64 }), { code: 'VALIDATION_ERROR' })
     for (const [input, field, message] of cases) {
       const started = performance.now()
       await expectRefusal(run(input), { code: 'VALIDATION_ERROR', field, message })

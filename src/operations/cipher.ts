@@ -353,6 +353,14 @@ interface Material {
   derivation?: Derivation
 }
 
+/** How many characters `bytes` bytes take in a key encoding, as a message says it: " (64 hex digits)". */
+function writtenAs(bytes: number, encoding: (typeof KEY_ENCODINGS)[number]): string {
+  if (encoding === 'hex') return ` (${bytes * 2} hex digits)`
+  if (encoding === 'base64') return ` (${Math.ceil(bytes / 3) * 4} base64 characters with padding)`
+  if (encoding === 'base64url') return ` (${Math.ceil((bytes * 4) / 3)} base64url characters)`
+  return ' (of UTF-8)'
+}
+
 function materialOf(input: CipherInput, algorithm: Algorithm): Material {
   const spec = SPECS[algorithm]
   if (input.key !== undefined && input.passphrase !== undefined)
@@ -365,7 +373,7 @@ function materialOf(input: CipherInput, algorithm: Algorithm): Material {
     if (key.length !== spec.keyBytes) {
       throw validationError(
         'key',
-        `must be ${spec.keyBytes} bytes for ${algorithm} (${spec.keyBytes * 2} hex digits), not ${key.length}; for a password, give passphrase instead, which derives a key of the right size`,
+        `must be ${spec.keyBytes} bytes for ${algorithm}${writtenAs(spec.keyBytes, input.keyEncoding)}, not ${key.length}; for a password, give passphrase instead, which derives a key of the right size`,
       )
     }
     return { key }
