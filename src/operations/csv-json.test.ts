@@ -5,7 +5,7 @@ import { cpuTimeOf, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
-import { CSV_OFFLOAD_THRESHOLD, csvJson } from './csv-json.ts'
+import { CSV_OFFLOAD_THRESHOLD, csvJson, MAX_FIELDS_PER_RECORD } from './csv-json.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine can slow the workers a lot.
 const run = (input: Record<string, unknown>) => execute(csvJson, input, { timeBudgetMs: 60_000 })
@@ -138,6 +138,25 @@ describe('csv-json csvToJson', () => {
     // In process, measured in CPU time: the 78 MB of JSON it would make are never built.
     const cpu = cpuTimeOf(() => assert.throws(() => csvJson.run(validate(csvJson.input, { input: csv })), { code: 'LIMIT_EXCEEDED' }))
     assert.ok(cpu < 1000, `${cpu} ms`)
+  })
+
+  test('a delimiter that ends the input ends the record with one empty field, as it does before a line break', async () => {
+    for (const [csv, fields] of [
+      ['a,', ['a', '']],
+      ['a,\n', ['a', '']],
+      [',', ['', '']],
+      ['a;b;', ['a', 'b', '']],
+    ] as const) {
+      assert.deepEqual((await run({ input: csv, header: false })).result, [fields], JSON.stringify(csv))
+    }
+  })
+
+  test('a record of more than 100,000 fields is refused with its line, header or not; 100,000 are read', async () => {
+    const commas = (fields: number) => ','.repeat(fields - 1)
+    const widest = await run({ input: commas(MAX_FIELDS_PER_RECORD), header: false })
+    assert.equal((widest.result as string[][])[0].length, MAX_FIELDS_PER_RECORD)
+    await rejects({ input: `${commas(MAX_FIELDS_PER_RECORD + 1)}\n` }, 'LIMIT_EXCEEDED', /line 1 has more than 100,000 fields/, { line: 1 })
+    await rejects({ input: `a,b\n1,2\n"x\ny"${','.repeat(MAX_FIELDS_PER_RECORD)}`, header: false, delimiter: ',' }, 'LIMIT_EXCEEDED', /line 3/, { line: 3 })
   })
 
   test('bounds in the schema are 400s; arrays are for jsonToCsv', async () => {

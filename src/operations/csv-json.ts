@@ -16,6 +16,11 @@ type Delimiter = (typeof DELIMITERS)[number]
 const LINE_ENDINGS = { crlf: '\r\n', lf: '\n' } as const
 type LineEndingName = keyof typeof LINE_ENDINGS
 type LineEnding = (typeof LINE_ENDINGS)[LineEndingName]
+/**
+ * The most fields one record may have: far past any spreadsheet's columns (16,384), while a header
+ * of a mebibyte of commas, a million names each made unique, would fill a worker thread's heap.
+ */
+export const MAX_FIELDS_PER_RECORD = 100_000
 /** The key that holds a row's fields beyond the header's (relaxColumnCount). */
 const EXTRA_KEY = '_extra'
 
@@ -86,9 +91,14 @@ function readRecords(text: string, delimiter: Delimiter, skipEmptyLines: boolean
         value = text.slice(start, i)
       }
       fields.push(value)
+      if (fields.length > MAX_FIELDS_PER_RECORD) {
+        throw limitExceeded(`The record at line ${recordLine} has more than ${MAX_FIELDS_PER_RECORD.toLocaleString('en-US')} fields`, {
+          line: recordLine,
+          limit: MAX_FIELDS_PER_RECORD,
+        })
+      }
       if (i < length && text.charCodeAt(i) === delimiterCode) {
         i++
-        if (i === length) fields.push('')
         continue
       }
       if (text.charCodeAt(i) === 0x0d) i++
@@ -343,6 +353,7 @@ export const csvJson = defineOperation({
     'csvToJson reads RFC 4180 CSV (quoted fields with delimiters, doubled quotes and line breaks; CRLF, LF or CR line ends; a byte-order mark is dropped) into an array of objects keyed by the header row, or of arrays. ' +
     'The delimiter is detected from the first rows unless given. Repeated header names become name_2, name_3… with a warning; `__proto__` and `constructor` are ordinary keys. ' +
     'A row with a different number of fields than the header is a 422 naming the row and line unless `relaxColumnCount` is set; an unclosed quote is a 422 with its line. ' +
+    `A record of more than ${MAX_FIELDS_PER_RECORD.toLocaleString('en-US')} fields is a 422 LIMIT_EXCEEDED with its line. ` +
     'jsonToCsv writes an array of objects (columns: every key, in first-seen order across all rows, or `columns`) or of arrays as CSV, nested values as JSON text and null as an empty field. ' +
     'csvToJson(jsonToCsv(x)) gives back x for rows of string values. Results over 16 MiB are refused (422 LIMIT_EXCEEDED) before they are built. ' +
     `Inputs over ${CSV_OFFLOAD_THRESHOLD / 1024} KiB run on a worker thread, off the event loop, within the time budget (503 TIMEOUT past it).`,
