@@ -166,7 +166,11 @@ export const x509 = defineOperation({
         'auto',
       ),
       at: Type.Optional(
-        Type.String({ pattern: ISO_DATE_TIME, maxLength: 40, description: 'parse: the instant to judge validity at, ISO 8601 with a zone (default now).' }),
+        Type.String({
+          pattern: ISO_DATE_TIME,
+          maxLength: 40,
+          description: 'parse: the instant to judge validity at, ISO 8601 with a zone (default now), on a day and at a time that exist.',
+        }),
       ),
       verify: withDefault(Type.Boolean({ description: 'parse: check signatures against the certificates in the input.' }), true),
       kind: withDefault(
@@ -206,9 +210,22 @@ export const x509 = defineOperation({
         }),
       ),
       signatureHash: withDefault(Type.Enum(SIGNATURE_HASHES, { description: 'generate: the hash of the signature (Ed25519 has its own).' }), 'sha256'),
-      validityDays: withDefault(Type.Integer({ minimum: 1, maximum: 3650, description: 'generate, selfSigned: days of validity from notBefore.' }), 365),
+      validityDays: withDefault(
+        Type.Integer({
+          minimum: 1,
+          maximum: 3650,
+          description:
+            'generate, selfSigned: days of validity from notBefore; the end may not pass 9999-12-31T23:59:59Z, the last instant a certificate holds.',
+        }),
+        365,
+      ),
       notBefore: Type.Optional(
-        Type.String({ pattern: ISO_DATE_TIME, maxLength: 40, description: 'generate, selfSigned: the start of validity, ISO 8601 (default now).' }),
+        Type.String({
+          pattern: ISO_DATE_TIME,
+          maxLength: 40,
+          description:
+            'generate, selfSigned: the start of validity, ISO 8601 with a zone (default now); from 1950 (UTCTime’s first year), on a day and at a time that exist.',
+        }),
       ),
       isCa: withDefault(Type.Boolean({ description: 'generate, selfSigned: make a CA certificate (basicConstraints CA, keyCertSign, cRLSign).' }), false),
       pathLength: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, description: 'generate, selfSigned CA: how many CAs may follow below it.' })),
