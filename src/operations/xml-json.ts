@@ -146,58 +146,88 @@ const NOT_XML_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/
 /**
  * Checks that a JSON value has an XML form under these names, before anything is written:
  * fast-xml-parser's builder writes `<0>`, `<bad name>` or an object attribute as an element, which
- * is not XML. Returns an upper bound of the XML text's size.
+ * is not XML. Returns an upper bound of the XML text's size. The path of the value being checked is
+ * kept as a stack of keys and indexes, and written out only for an error.
  */
 function checkWritable(root: Record<string, unknown>, { attributePrefix, textKey }: NamingOptions, indent: number): number {
   let size = 0
-  const text = (value: unknown, path: string) => {
-    if (typeof value === 'string' && NOT_XML_TEXT.test(value)) {
-      throw invalidInput(`${path} holds a control character that XML 1.0 cannot carry, even escaped`, { path })
-    }
+  const steps: Array<string | number> = []
+  const path = () => `$${steps.map((step) => (typeof step === 'number' ? `[${step}]` : `.${step}`)).join('')}`
+  const refuse = (message: string) => {
+    const at = path()
+    return invalidInput(`${at}${message}`, { path: at })
+  }
+  const text = (value: unknown) => {
+    if (typeof value === 'string' && NOT_XML_TEXT.test(value)) throw refuse(' holds a control character that XML 1.0 cannot carry, even escaped')
     size += typeof value === 'string' ? 6 * value.length : 24
   }
-  const element = (value: unknown, path: string, depth: number): void => {
+  const member = (key: string, child: unknown, depth: number) => {
+    if (key === textKey) {
+      if (child !== null && typeof child === 'object') throw refuse(' is text, so it must be a string, number or boolean')
+      text(child)
+    } else if (key.startsWith(attributePrefix)) {
+      const name = key.slice(attributePrefix.length)
+      if (!XML_NAME.test(name)) throw refuse(`: '${name}' is not an XML attribute name`)
+      if (child === null || typeof child === 'object') throw refuse(' is an attribute, so it must be a string, number or boolean')
+      size += 3 * name.length + 4
+      text(child)
+    } else {
+      if (!XML_NAME.test(key)) throw refuse(`: '${key}' is not an XML element name`)
+      if (!Array.isArray(child)) {
+        size += 6 * key.length + 5
+        element(child, depth + 1)
+        return
+      }
+      for (let index = 0; index < child.length; index++) {
+        size += 6 * key.length + 5
+        steps.push(index)
+        element(child[index], depth + 1)
+        steps.pop()
+      }
+    }
+  }
+  const element = (value: unknown, depth: number): void => {
     size += depth * indent + 4
-    if (Array.isArray(value)) throw invalidInput(`${path} is an array inside an array, which has no XML form; repeat the element instead`, { path })
+    if (Array.isArray(value)) throw refuse(' is an array inside an array, which has no XML form; repeat the element instead')
     if (value === null || typeof value !== 'object') {
-      text(value, path)
+      text(value)
       return
     }
-    for (const [key, child] of Object.entries(value)) {
-      const childPath = `${path}.${key}`
-      if (key === textKey) {
-        if (child !== null && typeof child === 'object')
-          throw invalidInput(`${childPath} is text, so it must be a string, number or boolean`, { path: childPath })
-        text(child, childPath)
-      } else if (key.startsWith(attributePrefix)) {
-        const name = key.slice(attributePrefix.length)
-        if (!XML_NAME.test(name)) throw invalidInput(`${childPath}: '${name}' is not an XML attribute name`, { path: childPath })
-        if (child === null || typeof child === 'object')
-          throw invalidInput(`${childPath} is an attribute, so it must be a string, number or boolean`, { path: childPath })
-        size += 3 * name.length + 4
-        text(child, childPath)
-      } else {
-        if (!XML_NAME.test(key)) throw invalidInput(`${childPath}: '${key}' is not an XML element name`, { path: childPath })
-        for (const [index, item] of (Array.isArray(child) ? child : [child]).entries()) {
-          size += 6 * key.length + 5
-          element(item, Array.isArray(child) ? `${childPath}[${index}]` : childPath, depth + 1)
-        }
-      }
+    for (const key of Object.keys(value)) {
+      steps.push(key)
+      member(key, (value as Record<string, unknown>)[key], depth)
+      steps.pop()
     }
   }
   const roots = Object.keys(root).filter((key) => key !== textKey && !key.startsWith(attributePrefix))
   const single = roots.length === 1 && Object.keys(root).length === 1 && !Array.isArray(root[roots[0]])
   if (!single) throw invalidInput('input must have exactly one key, the root element (an XML document has one root), holding one element', { path: '$' })
-  element(root, '$', -1)
+  element(root, -1)
   return size
 }
 
-/** null as the empty string, which the builder writes as an empty element in its place (it moves nulls to the front of an array). */
+/**
+ * null as the empty string, which the builder writes as an empty element in its place (it moves
+ * nulls to the front of an array). Only what holds a null is copied: the caller's value is left as
+ * it is, and a document without nulls is not built twice.
+ */
 function nullsAsEmpty(value: unknown): unknown {
   if (value === null) return ''
-  if (Array.isArray(value)) return value.map(nullsAsEmpty)
-  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, nullsAsEmpty(item)]))
-  return value
+  if (typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    for (let index = 0; index < value.length; index++) {
+      const item = nullsAsEmpty(value[index])
+      if (item !== value[index]) (copy ??= value.slice())[index] = item
+    }
+    return copy ?? value
+  }
+  let copy: Record<string, unknown> | undefined
+  for (const key of Object.keys(value)) {
+    const item = nullsAsEmpty((value as Record<string, unknown>)[key])
+    if (item !== (value as Record<string, unknown>)[key]) (copy ??= { ...value })[key] = item
+  }
+  return copy ?? value
 }
 
 function jsonToXml({ XMLBuilder }: FastXmlParser, input: unknown, naming: NamingOptions, indent: number) {
