@@ -218,14 +218,18 @@ function nullsAsEmpty(value: unknown): unknown {
     let copy: unknown[] | undefined
     for (let index = 0; index < value.length; index++) {
       const item = nullsAsEmpty(value[index])
-      if (item !== value[index]) (copy ??= value.slice())[index] = item
+      if (item === value[index]) continue
+      copy ??= value.slice()
+      copy[index] = item
     }
     return copy ?? value
   }
   let copy: Record<string, unknown> | undefined
   for (const key of Object.keys(value)) {
     const item = nullsAsEmpty((value as Record<string, unknown>)[key])
-    if (item !== (value as Record<string, unknown>)[key]) (copy ??= { ...value })[key] = item
+    if (item === (value as Record<string, unknown>)[key]) continue
+    copy ??= { ...value }
+    copy[key] = item
   }
   return copy ?? value
 }
