@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, hash as oneShotHash } from 'node:crypto'
 
 /**
  * The crypt(3) hashes of Unix systems and Apache: SHA-crypt (`$5$`, `$6$`, Ulrich Drepper's "Unix crypt
@@ -64,13 +64,15 @@ function shaCryptBytes(algorithm: ShaCryptAlgorithm, password: Buffer, salt: Buf
   for (let i = 0; i < 16 + current[0]; i++) saltDigest.update(salt)
   const saltSequence = repeatTo(saltDigest.digest(), salt.length)
 
+  // Each round's pieces are written into one buffer and hashed in one call: a Hash object and its
+  // updates cost more per round than the hashing itself.
+  const block = Buffer.allocUnsafe(2 * passwordSequence.length + saltSequence.length + bytes)
   for (let round = 0; round < rounds; round++) {
-    const step = hash()
-    step.update(round & 1 ? passwordSequence : current)
-    if (round % 3 !== 0) step.update(saltSequence)
-    if (round % 7 !== 0) step.update(passwordSequence)
-    step.update(round & 1 ? current : passwordSequence)
-    current = step.digest()
+    let length = (round & 1 ? passwordSequence : current).copy(block, 0)
+    if (round % 3 !== 0) length += saltSequence.copy(block, length)
+    if (round % 7 !== 0) length += passwordSequence.copy(block, length)
+    length += (round & 1 ? current : passwordSequence).copy(block, length)
+    current = oneShotHash(digest, block.subarray(0, length), 'buffer')
   }
   return current
 }
