@@ -15,7 +15,7 @@ import { ZXING_WASM_FILE } from '../src/core/zxing.ts'
 import { buildApp } from '../src/http/app.ts'
 import { operations } from '../src/operations/index.ts'
 import { pipeline } from '../src/served.ts'
-import { PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../src/web/paths.ts'
+import { BODY_LIMIT_PLACEHOLDER, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../src/web/paths.ts'
 import {
   assertEnginesCoverFloor,
   type BundledPackage,
@@ -191,6 +191,8 @@ async function buildWebApp(webOutdir: string) {
   const names: Record<string, string> = { '%SCRIPT%': script, '%STYLE%': style, '%CATALOGUE%': catalogue, '%ICON%': icon }
   const html = readFileSync(join(root, 'src/web/index.html'), 'utf8').replace(/%[A-Z]+%/g, (placeholder) => {
     if (placeholder === '%MANIFEST%') return WEB_MANIFEST_PATH
+    // The service fills in its own body limit, which its configuration sets, as it serves the page.
+    if (placeholder === BODY_LIMIT_PLACEHOLDER) return placeholder
     if (!(placeholder in names)) throw new Error(`src/web/index.html has an unknown placeholder ${placeholder}`)
     return `${WEB_ASSETS_PATH}${names[placeholder]}`
   })

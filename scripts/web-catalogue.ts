@@ -1,4 +1,3 @@
-import { DEFAULT_CONFIG } from '../src/core/config.ts'
 import { type AnyOperation, CATEGORIES } from '../src/core/operation.ts'
 import { PIPELINE_MAX_STEPS } from '../src/core/workflows.ts'
 import type { OutputField, WebCatalogue, WebOperation } from '../src/web/catalogue-types.ts'
@@ -20,7 +19,6 @@ export function webCatalogue(operations: readonly AnyOperation[], pipeline: AnyO
     categories: [...CATEGORIES],
     operations: listed.map(webOperation),
     pipeline: { maxSteps: PIPELINE_MAX_STEPS, summary: pipeline.summary, description: pipeline.description },
-    bodyLimitBytes: DEFAULT_CONFIG.bodyLimit,
   }
 }
 

@@ -1296,4 +1296,20 @@ describe('the web app as served', () => {
     assert.equal((await request(app, { method: 'GET', url: '/assets/index.html' })).statusCode, 404)
     assert.equal((await request(app, { method: 'GET', url: '/assets/nope.js' })).statusCode, 404)
   })
+
+  test("the page holds the service's own body limit, as its configuration sets it, plain and compressed", async () => {
+    const limited = await buildTestApp({ bodyLimit: 2_500_000 })
+    try {
+      const plain = (await request(limited, { method: 'GET', url: '/tools/hash' })).body
+      const compressed = await request(limited, { method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } })
+      assert.equal(compressed.headers['content-encoding'], 'gzip')
+      for (const page of [plain, gunzipSync(compressed.rawPayload).toString('utf8')]) {
+        assert.match(page, /<meta name="devutils-body-limit" content="2500000">/)
+        assert.doesNotMatch(page, /%[A-Z_]+%/)
+      }
+    } finally {
+      await limited.close()
+    }
+    assert.match((await request(app, { method: 'GET', url: '/' })).body, /<meta name="devutils-body-limit" content="1048576">/)
+  })
 })

@@ -56,6 +56,6 @@ export async function buildApp({
   await app.register(serviceRoutes, { operations })
   await app.register(docs)
   await app.register(mcpRoute, { budgets: config, allTools: config.mcpTools === 'all' })
-  await app.register(webApp, { operations })
+  await app.register(webApp, { operations, bodyLimit: config.bodyLimit })
   return app
 }

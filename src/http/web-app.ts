@@ -1,10 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { extname } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type helmet from 'helmet'
 import { DevutilsError } from '../core/errors.ts'
 import { type AnyOperation, CATEGORIES } from '../core/operation.ts'
-import { PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../web/paths.ts'
+import { BODY_LIMIT_PLACEHOLDER, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../web/paths.ts'
 import { securityHeaders } from './protection.ts'
 
 /**
@@ -67,8 +68,8 @@ interface WebFile {
  * operations that run in the browser and the source maps are megabytes that most starts never serve.
  * Without a build, the pages answer 503 and say so.
  */
-export async function webApp(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
-  const files = webFiles()
+export async function webApp(app: FastifyInstance, { operations, bodyLimit }: { operations: readonly AnyOperation[]; bodyLimit: number }) {
+  const files = webFiles(bodyLimit)
   const htmlHeaders = securityHeaders(WEB_APP_HELMET_OPTIONS)
   // The workflows have no page of their own: the pipeline has its page at PIPELINE_PATH.
   const operationNames = new Set(
@@ -114,17 +115,25 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: WebFile) {
   return reply.send(file.body)
 }
 
-/** The built files by name, each read at its first request and kept. */
-function webFiles(): Map<string, () => WebFile | undefined> {
+/** The built files by name, each read at its first request and kept; index.html with the service's body limit written in. */
+function webFiles(bodyLimit: number): Map<string, () => WebFile | undefined> {
   const files = new Map<string, () => WebFile | undefined>()
   if (!existsSync(WEB_ROOT)) return files
   for (const name of readdirSync(WEB_ROOT)) {
     const type = MEDIA_TYPES[extname(name)]
     if (!type) continue
     let file: WebFile | undefined
-    files.set(name, () => (file ??= readWebFile(name, type)))
+    const read = name === 'index.html' ? () => withBodyLimit(readWebFile(name, type), bodyLimit) : () => readWebFile(name, type)
+    files.set(name, () => (file ??= read()))
   }
   return files
+}
+
+/** index.html with the body limit in its place, and compressed again. */
+function withBodyLimit(page: WebFile | undefined, bodyLimit: number): WebFile | undefined {
+  if (!page) return undefined
+  const body = Buffer.from(page.body.toString('utf8').replace(BODY_LIMIT_PLACEHOLDER, String(bodyLimit)))
+  return { body, type: page.type, gzipped: gzipSync(body) }
 }
 
 /** A file and its gzip copy; undefined where it is gone from the disk since the start (a new build). */

@@ -77,6 +77,4 @@ export interface WebCatalogue {
   categories: string[]
   operations: WebOperation[]
   pipeline: { maxSteps: number; summary: string; description: string }
-  /** The largest request body the service takes by default, in bytes: what bounds a file opened in a page. */
-  bodyLimitBytes: number
 }

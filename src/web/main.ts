@@ -19,6 +19,11 @@ async function loadCatalogue(): Promise<WebCatalogue> {
   return (await response.json()) as WebCatalogue
 }
 
+/** The largest request body this service takes, which it writes into the page as it serves it. */
+function bodyLimitBytes(): number {
+  return Number(document.querySelector<HTMLMetaElement>('meta[name="devutils-body-limit"]')!.content)
+}
+
 /**
  * Draws the page of the current address; `moveFocus` after a navigation inside the app, as a new
  * page load would. The home page's search box takes the focus in either case: finding a tool is
@@ -32,7 +37,7 @@ function route(catalogue: WebCatalogue, moveFocus: boolean) {
   if (path.startsWith(TOOL_PATH)) {
     const operation = catalogue.operations.find((candidate) => candidate.name === decodeURIComponent(path.slice(TOOL_PATH.length)))
     if (operation) {
-      const page = toolPage(operation, catalogue.bodyLimitBytes)
+      const page = toolPage(operation, bodyLimitBytes())
       // The star beside the tool's name, placed here so that the page's own layout stays as it is.
       const heading = page.element.querySelector('h1')
       if (heading) {

@@ -12,3 +12,9 @@ export const WEB_MANIFEST_PATH = '/manifest.webmanifest'
 
 /** The service worker, at the root, so that its scope covers every page of the app. */
 export const SERVICE_WORKER_PATH = '/sw.js'
+
+/**
+ * What index.html holds in place of the service's body limit, which the service writes there as it
+ * serves the page (its configuration sets it; a built file cannot know it).
+ */
+export const BODY_LIMIT_PLACEHOLDER = '%BODY_LIMIT%'
