@@ -195,6 +195,8 @@ describe('password-hash: hashing', () => {
           { algorithm: 'scrypt', logN: 4, blockSize: 1 },
         ),
         async (password, settings) => {
+          // bcrypt takes at most 72 bytes, and the changed password is one byte longer.
+          fc.pre(settings.algorithm !== 'bcrypt' || Buffer.byteLength(password) < 72)
           const { result } = await run({ input: password, ...settings })
           assert.equal(await verify(password, result as string), true)
           assert.equal(await verify(`${password}.`, result as string), false)
