@@ -137,10 +137,10 @@ async function hasherFor(algorithm: HashAlgorithm, bits: number): Promise<Hasher
   return { update: (slice) => state.update(slice), digest: () => state.digest() }
 }
 
-/** The digest length in bits: `length` where the algorithm takes one, within its bounds; its fixed size otherwise. */
 /** The longest digest `length` asks for (shake, BLAKE2, BLAKE3), in bits. */
 const MAX_LENGTH_BITS = 16_384
 
+/** The digest length in bits: `length` where the algorithm takes one, within its bounds; its fixed size otherwise. */
 function digestBits(algorithm: HashAlgorithm, length: number | undefined): number {
   const variable = VARIABLE_LENGTHS[algorithm]
   if (variable === undefined) {

@@ -50,10 +50,10 @@ const KIND_NAMES: Record<Kind, string> = {
   pkcs7: 'a PKCS#7 bundle',
 }
 
-/** One DER structure of the input, and where it came from. */
 /** Where a structure was read from: its block among the input's, its PEM label ("DER" for bare DER) and the line it starts on. */
 type Where = { block: number; label: string; line: number }
 
+/** One DER structure of the input, and where it came from. */
 type Source = Where & { der: Buffer; kind?: Kind }
 
 /** A structure's place, as messages name it. */
