@@ -269,10 +269,14 @@ function webManifest(icon: string): string {
   )}\n`
 }
 
-/** `name.gz` beside each file that gzip makes smaller, so the server reads its answers compressed rather than compressing at start-up. */
+/**
+ * `name.gz` beside each file that gzip makes smaller, so the server reads its answers compressed rather
+ * than compressing at start-up; not index.html, which the server completes with its body limit and
+ * compresses itself.
+ */
 function compressBesideEach(folder: string) {
   for (const name of readdirSync(folder)) {
-    if (name.endsWith('.gz')) continue
+    if (name.endsWith('.gz') || name === 'index.html') continue
     const body = readFileSync(join(folder, name))
     const gzipped = gzipSync(body, { level: 9 })
     if (gzipped.length < body.length) writeFileSync(join(folder, `${name}.gz`), gzipped)

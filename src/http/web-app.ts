@@ -129,7 +129,7 @@ function webFiles(bodyLimit: number): Map<string, () => WebFile | undefined> {
   return files
 }
 
-/** index.html with the body limit in its place, and compressed again. */
+/** index.html with the body limit in its place, and compressed (the build leaves it uncompressed). */
 function withBodyLimit(page: WebFile | undefined, bodyLimit: number): WebFile | undefined {
   if (!page) return undefined
   const body = Buffer.from(page.body.toString('utf8').replace(BODY_LIMIT_PLACEHOLDER, String(bodyLimit)))
