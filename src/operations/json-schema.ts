@@ -69,6 +69,12 @@ const ajvModules = lazily(async () => {
  */
 const AJV_OPTIONS: AjvOptions = { strict: false, allErrors: true, ownProperties: true, $data: false, logger: false }
 
+/**
+ * The drafts in which `$ref` stands alone: "all other properties in a $ref object MUST be ignored"
+ * (draft-07 §8.3, and draft-06 and -04 before it); 2019-09 made `$ref` a keyword like the others.
+ */
+const REF_IGNORES_SIBLINGS: ReadonlySet<Draft> = new Set(['draft-07', 'draft-06', 'draft-04'])
+
 const validators = new Map<string, AjvInstance>()
 
 /**
@@ -80,7 +86,8 @@ async function validatorFor(draft: Draft, formats: FormatMode): Promise<AjvInsta
   let ajv = validators.get(key)
   if (ajv !== undefined) return ajv
   const modules = await ajvModules()
-  const options: AjvOptions = { ...AJV_OPTIONS, validateFormats: formats === 'assert' }
+  // ajv 8 marks ignoreKeywordsWithRef deprecated, yet it is its only way to keep the older drafts' rule for $ref.
+  const options: AjvOptions = { ...AJV_OPTIONS, validateFormats: formats === 'assert', ignoreKeywordsWithRef: REF_IGNORES_SIBLINGS.has(draft) }
   if (draft === '2020-12') ajv = new modules.Ajv2020(options)
   else if (draft === '2019-09') ajv = new modules.Ajv2019(options)
   else if (draft === 'draft-04') ajv = new modules.AjvDraft04(options) as unknown as AjvInstance
@@ -168,6 +175,82 @@ function replaceEqualityKeywords(ajv: AjvInstance): void {
     ajv.removeKeyword(keyword)
     ajv.addKeyword({ keyword, errors: true, validate })
   }
+}
+
+/** The keywords whose value is a subschema, one or a list (`items`), in any draft. */
+const SUBSCHEMA_KEYWORDS = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'contentSchema',
+  'else',
+  'if',
+  'items',
+  'not',
+  'propertyNames',
+  'then',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+])
+const SUBSCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems'])
+/** The keywords whose value maps names to subschemas (`dependencies` also to lists of names, left as they are). */
+const SUBSCHEMA_MAP_KEYWORDS = new Set(['$defs', 'definitions', 'dependencies', 'dependentSchemas', 'patternProperties', 'properties'])
+
+/** The property name ajv leaves out of `properties`, and a pattern only it matches, to stand in for it. */
+const PROTO = '__proto__'
+const PROTO_PATTERN = '^__proto__$'
+
+/**
+ * The schema as ajv must be given it to apply the draft's own rules, copied where it changes (the
+ * caller's value is left as it was):
+ * - A property named `__proto__` in `properties` is skipped by the code ajv generates (on purpose,
+ *   against prototype pollution), so it is added as the `patternProperties` entry `^__proto__$`, which
+ *   matches that name alone and checks the own member as any other: the same verdict, with
+ *   `additionalProperties` and `unevaluatedProperties` counting it as evaluated.
+ * - In the drafts where `$ref` stands alone, an `$id` (`id` in draft-04) beside it does not change
+ *   the base URI, which ajv would let it do, so it is dropped. The keywords beside `$ref` stay in the
+ *   document, where a JSON Pointer may still reach them; ajv is told not to apply them.
+ * Only the places that hold subschemas are read: `const`, `enum` and `default` are data.
+ */
+function schemaForAjv(schema: unknown, draft: Draft): unknown {
+  if (!isObject(schema)) return schema
+  let changed = false
+  const entries = Object.entries(schema).map(([keyword, value]): [string, unknown] => {
+    const read = subschemasForAjv(keyword, value, draft)
+    changed ||= read !== value
+    return [keyword, read]
+  })
+  // fromEntries defines each member, so a `__proto__` key stays an own member and never sets a prototype.
+  let result = changed ? Object.fromEntries(entries) : schema
+  const properties = result.properties
+  if (isObject(properties) && Object.hasOwn(properties, PROTO)) {
+    const patterns = isObject(result.patternProperties) ? result.patternProperties : {}
+    const protoSchema = Object.hasOwn(patterns, PROTO_PATTERN) ? { allOf: [patterns[PROTO_PATTERN], properties[PROTO]] } : properties[PROTO]
+    result = { ...result, patternProperties: { ...patterns, [PROTO_PATTERN]: protoSchema } }
+  }
+  const idKeyword = draft === 'draft-04' ? 'id' : '$id'
+  if (REF_IGNORES_SIBLINGS.has(draft) && Object.hasOwn(result, '$ref') && Object.hasOwn(result, idKeyword)) {
+    const { [idKeyword]: _ignored, ...rest } = result
+    result = rest
+  }
+  return result
+}
+
+function subschemasForAjv(keyword: string, value: unknown, draft: Draft): unknown {
+  const each = (list: unknown[]) => {
+    const read = list.map((item) => schemaForAjv(item, draft))
+    return read.some((item, index) => item !== list[index]) ? read : list
+  }
+  if (SUBSCHEMA_KEYWORDS.has(keyword)) return Array.isArray(value) ? each(value) : schemaForAjv(value, draft)
+  if (SUBSCHEMA_LIST_KEYWORDS.has(keyword)) return Array.isArray(value) ? each(value) : value
+  if (SUBSCHEMA_MAP_KEYWORDS.has(keyword) && isObject(value)) {
+    const members = Object.values(value)
+    const read = each(members)
+    if (read === members) return value
+    const names = Object.keys(value)
+    return Object.fromEntries(names.map((name, index) => [name, read[index]]))
+  }
+  return value
 }
 
 /** The draft a schema declares in its root `$schema`, if any; an unknown URI is a 422 naming those known. */
@@ -282,7 +365,7 @@ function compile(ajv: AjvInstance, schema: unknown, draft: Draft) {
     )
   }
   try {
-    return ajv.compile(schema as object)
+    return ajv.compile(schemaForAjv(schema, draft) as object)
   } catch (error) {
     throw compileError(error)
   }
@@ -403,6 +486,8 @@ export const jsonSchema = defineOperation({
     "`infer` writes a schema that every sample validates against, by genson's rules: one type per place (an integer and a number make a number; several types make a list of types, or `anyOf` where objects or arrays are among them), objects with their `properties` and (`required: all`) the keys present in every sample, arrays with the schema of all their items together; " +
     '`multipleSamples` reads `input` as an array of samples, `additionalProperties: false` closes every object, `detectFormats` writes a `format` (date-time, date, time, email, uri, uuid, ipv4, ipv6) where every string at that place has it. ' +
     '`input` and `schema` take a JSON value or its text (a string is read as JSON text, so the string "abc" is sent as "\\"abc\\""); numbers are read as JavaScript reads them, and a number literal in JSON text that a double cannot hold exactly is warned of. ' +
+    'In draft-07, -06 and -04 `$ref` stands alone, as those drafts say: the keywords beside it (and an `$id` that would change its base URI) are ignored; from 2019-09 they apply. ' +
+    "A property named `__proto__` is checked as any other (ajv skips that name in `properties`, so it is checked through the `patternProperties` entry `^__proto__$`, which its errors' `schemaPath` names). " +
     'Known gaps of ajv 8, the engine: `$dynamicRef`, some `unevaluatedProperties`/`unevaluatedItems` cases (with `contains`, `if`, nested `items`), and relative-URI and URN `$ref` between embedded resources (refused, 422 LIMIT_EXCEEDED). `const`, `enum` and `uniqueItems` compare JSON values by their own members (the comparison ajv ships is replaced: it failed on a member named `valueOf` or `toString`), and `uniqueItems` in linear time. ' +
     'Refused with 422 INVALID_INPUT: JSON text that does not parse (its position), a schema its meta-schema refuses (`details` lists each `{ schemaPath, message }`), an unknown `$schema` URI (the message lists those supported), and a `$ref` to anything outside the schema: remote references are never fetched (no network, no file), so put the schema under `$defs`. ' +
     `Refused with 422 LIMIT_EXCEEDED: schema or instance nested deeper than ${MAX_NESTING_DEPTH} levels, checked before compiling, and references ajv cannot compile without overflowing its stack. ` +
