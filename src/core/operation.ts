@@ -82,6 +82,12 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    * command line waits on standard input only for the actions that read `input` (see `readsInput`).
    */
   actions?: Record<string, ActionFields>
+  /**
+   * With `actions`: a field the caller sent that the chosen action does not read is refused (400)
+   * before `run`, even one equal to its default, which `run` cannot tell from its absence once the
+   * defaults are filled in. Worth setting once every action lists all the fields it reads.
+   */
+  refusesOtherActionsFields?: boolean
   /** Strings with lone surrogates are refused (422) before `run`, unless this is true. */
   allowLoneSurrogates?: boolean
   /**

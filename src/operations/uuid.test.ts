@@ -291,6 +291,22 @@ describe('uuid', () => {
       await refuses({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', count: 2 }, 'count')
       await refuses({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', namespace: 'dns' }, 'namespace')
       await refuses({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', name: 'x' }, 'name')
+      // A field of generate is refused even when it equals its default, which inspect cannot tell from its absence.
+      for (const [field, value] of [
+        ['version', 4],
+        ['count', 1],
+      ] as const) {
+        await expectRefusal(run({ action: 'inspect', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', [field]: value }), {
+          code: 'VALIDATION_ERROR',
+          field,
+          message: new RegExp(`^${field} is only used by action generate, not by inspect$`),
+        })
+      }
+      // What both actions read is refused by neither.
+      assert.equal(
+        (await run({ action: 'inspect', input: '017F22E2-79B0-7CC3-98C4-DC0C0C07398F', format: 'standard', uppercase: false })).result,
+        '017f22e2-79b0-7cc3-98c4-dc0c0c07398f',
+      )
       await refuses({ action: 'inspect', input: 'x'.repeat(257) }, 'input')
       await refuses({ action: 'decode', input: '017f22e2-79b0-7cc3-98c4-dc0c0c07398f' }, 'action')
     })

@@ -246,7 +246,7 @@ export const uuid = defineOperation({
     '`nil` is all zeros and `max` all ones. ' +
     '`action: inspect` reads the UUID in `input` (standard, compact, braces or urn form, any letter case) and answers it in canonical form (as `format` and `uppercase` say), its `version` and `variant`, whether RFC 9562 defines it (`standard`), a `description`, ' +
     'the embedded time of versions 1, 6 and 7 (`time`, `unixMs`; for 1 and 6 also the exact `timestamp`, `clockSequence`, `node` and `nodeIsRandom`) and the `hash` of versions 3 and 5. ' +
-    'Version 8 is custom, so only its version and variant are read. Inspect refuses `namespace` and `name`, and `version` or `count` set to anything but their defaults; anything that is not 32 hex digits in those forms is a 422 naming the position.',
+    'Version 8 is custom, so only its version and variant are read. Inspect refuses the fields of generate (`version`, `count`, `namespace`, `name`), even at their defaults, and generate refuses `input`; anything that is not 32 hex digits in those forms is a 422 naming the position.',
   input: Type.Object(
     {
       action: withDefault(
@@ -322,8 +322,9 @@ export const uuid = defineOperation({
   }),
   actions: {
     generate: { fields: ['version', 'count', 'namespace', 'name', 'format', 'uppercase'] },
-    inspect: { fields: ['input'], requires: ['input'] },
+    inspect: { fields: ['input', 'format', 'uppercase'], requires: ['input'] },
   },
+  refusesOtherActionsFields: true,
   examples: [
     { summary: 'A random (version 4) UUID', input: {} },
     {
@@ -361,15 +362,9 @@ export const uuid = defineOperation({
   run({ action, input, version, count, namespace, name, format, uppercase }) {
     if (action === 'inspect') {
       if (input === undefined) throw validationError('input', 'is required for action inspect: the UUID to inspect')
-      // version and count have defaults, so only a value other than the default can be told apart from their absence.
-      if (version !== 4) throw validationError('version', 'is only used by action generate; inspect reads the version from the UUID')
-      if (count !== 1) throw validationError('count', 'is only used by action generate; inspect reads one UUID')
-      if (namespace !== undefined) throw validationError('namespace', 'is only used by action generate (versions 3 and 5)')
-      if (name !== undefined) throw validationError('name', 'is only used by action generate (versions 3 and 5)')
       const { uuid: canonical, ...fields } = inspectUuid(input)
       return { result: formatUuid(canonical, format, uppercase), action, ...fields }
     }
-    if (input !== undefined) throw validationError('input', 'is only used by action inspect; generate makes new UUIDs')
     const nameBased = version === 3 || version === 5
     if (nameBased) {
       if (namespace === undefined) throw validationError('namespace', `is required for version ${version}: dns, url, oid, x500 or a UUID`)
