@@ -269,6 +269,25 @@ describe('url-parse: build', () => {
     assert.deepEqual(answer.query, [{ name: 'q', value: 'a b' }])
   })
 
+  test('takes query pairs as [name, value] or { name, value }, mixed too, and refuses any other shape', async () => {
+    const build = (query: unknown) => run({ action: 'build', input: 'https://a/', components: { query } })
+    const expected = 'https://a/?q=a+b&x=%26&empty='
+    assert.equal(
+      (
+        await build([
+          ['q', 'a b'],
+          ['x', '&'],
+          ['empty', ''],
+        ])
+      ).href,
+      expected,
+    )
+    assert.equal((await build([{ name: 'q', value: 'a b' }, ['x', '&'], { name: 'empty', value: '' }])).href, expected)
+    for (const wrong of [[['q']], [['q', 'a', 'b']], [['q', 1]], [{ name: 'q' }], [{ name: 'q', value: 'a', extra: 'b' }], ['q=a'], { q: 'a' }]) {
+      await expectRefusal(build(wrong), { code: 'VALIDATION_ERROR', check: (error) => JSON.stringify(error.details).includes('components') })
+    }
+  })
+
   test('clears with empty values, drops a default port, and builds file: URLs from the protocol alone', async () => {
     assert.equal((await run({ action: 'build', input: 'https://a:8080/p?q#h', components: { port: '', search: '', hash: '' } })).href, 'https://a/p')
     assert.equal((await run({ action: 'build', input: 'https://a:8080/p?q', components: { port: 443, query: [] } })).href, 'https://a/p')
@@ -336,6 +355,7 @@ describe('url-parse: properties', () => {
         for (const [name, value] of pairs) reference.searchParams.append(name, value)
         const given = pairs.map(([name, value]) => ({ name, value }))
         assert.equal((await run({ action: 'build', input: 'https://a/', components: { query: given } })).href, reference.href)
+        assert.equal((await run({ action: 'build', input: 'https://a/', components: { query: pairs } })).href, reference.href)
       }),
       { numRuns: 300 },
     )

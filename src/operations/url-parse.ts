@@ -58,11 +58,19 @@ const Components = Type.Object(
     search: componentText('The query, with or without its leading `?`; `""` removes it.'),
     query: Type.Optional(
       Type.Array(
-        Type.Object({ name: Type.String({ maxLength: MAX_URL_LENGTH }), value: Type.String({ maxLength: MAX_URL_LENGTH }) }, { additionalProperties: false }),
+        Type.Union([
+          Type.Tuple([Type.String({ maxLength: MAX_URL_LENGTH }), Type.String({ maxLength: MAX_URL_LENGTH })], {
+            description: 'A pair as `[name, value]`, as URLSearchParams takes it.',
+          }),
+          Type.Object(
+            { name: Type.String({ maxLength: MAX_URL_LENGTH }), value: Type.String({ maxLength: MAX_URL_LENGTH }) },
+            { additionalProperties: false, description: 'A pair as `{ name, value }`, the shape parse answers.' },
+          ),
+        ]),
         {
           maxItems: MAX_QUERY_PAIRS,
           description:
-            'The query as `{ name, value }` pairs (the shape parse answers), written as application/x-www-form-urlencoded (a space becomes `+`); replaces the query, and cannot be given with `search`. `[]` removes it.',
+            'The query as pairs, each `[name, value]` or `{ name, value }` (the shape parse answers; both may be mixed), written as application/x-www-form-urlencoded (a space becomes `+`); replaces the query, and cannot be given with `search`. `[]` removes it.',
         },
       ),
     ),
@@ -304,10 +312,8 @@ function formPairs(whatwg: WhatwgUrl, query: string): Array<{ name: string; valu
   return pairs
 }
 
-interface FormPair {
-  name: string
-  value: string
-}
+/** A query pair given to build: `[name, value]` or `{ name, value }`. */
+type FormPair = readonly [name: string, value: string] | { name: string; value: string }
 
 /** The application/x-www-form-urlencoded serializer: only alphanumerics and `*-._` stay as they are, a space becomes `+`. */
 function formText(pairs: ReadonlyArray<FormPair>): string {
@@ -315,7 +321,7 @@ function formText(pairs: ReadonlyArray<FormPair>): string {
     encodeURIComponent(text)
       .replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
       .replaceAll('%20', '+')
-  return pairs.map(({ name, value }) => `${encode(name)}=${encode(value)}`).join('&')
+  return pairs.map((pair) => ('name' in pair ? [pair.name, pair.value] : pair).map(encode).join('=')).join('&')
 }
 
 function hostTypeOf(url: URLRecord): (typeof HOST_TYPES)[number] {
@@ -548,7 +554,7 @@ export const urlParse = defineOperation({
   ],
   description: [
     'Parses a URL exactly as browsers and the URL API do (the WHATWG URL Standard, by its reference implementation whatwg-url), and answers every part: the URL API getters verbatim (href, origin, protocol, username, password, host, hostname, port, pathname, search, hash), plus the host in Unicode (UTS #46), the kind of host, the port in effect, the path segments, the query read as application/x-www-form-urlencoded pairs, and warnings for what the parser changed (whitespace and tab/newline removed, a backslash read as a slash, a default port dropped, IDNA applied) or what deserves attention (credentials).',
-    "With `base`, `input` may be a relative reference, resolved against it. `action: build` modifies `input` (or builds a URL from nothing, given at least protocol and hostname) with the Standard's setters; where the Standard would silently ignore a value (a port on a file: URL, switching between http: and a non-special scheme, a host that does not parse), this answers 422 naming the component instead.",
+    "With `base`, `input` may be a relative reference, resolved against it. `action: build` modifies `input` (or builds a URL from nothing, given at least protocol and hostname) with the Standard's setters; `components.query` takes the pairs as `[name, value]` or as `{ name, value }` (the shape parse answers); where the Standard would silently ignore a value (a port on a file: URL, switching between http: and a non-special scheme, a host that does not parse), this answers 422 naming the component instead.",
     'A string that is not a URL is refused with 422 and `details.component` (`scheme`, `host`, `port`, `ipv4`, `ipv6` or `base`) and, where known, `details.position`; messages name at most one code point, never the URL, as URLs carry credentials and tokens. `javascript:` and `data:` URLs are parsed, never fetched or run. A query of more than 10,000 pairs is 422 LIMIT_EXCEEDED.',
   ].join('\n\n'),
   input: Type.Object(
@@ -656,7 +662,7 @@ export const urlParse = defineOperation({
       },
     },
     {
-      summary: 'Build a URL from parts: the query from pairs, encoded as a form would',
+      summary: 'Build a URL from parts: the query from { name, value } pairs, encoded as a form would',
       input: {
         action: 'build',
         components: {
@@ -688,6 +694,46 @@ export const urlParse = defineOperation({
         search: '?q=a%26b+c&page=2',
         query: [
           { name: 'q', value: 'a&b c' },
+          { name: 'page', value: '2' },
+        ],
+        hash: '',
+        special: true,
+        opaquePath: false,
+        warnings: [],
+      },
+    },
+    {
+      summary: 'Modify a URL: a new query from [name, value] pairs, the fragment removed',
+      input: {
+        action: 'build',
+        input: 'https://example.com/search?old=1#results',
+        components: {
+          query: [
+            ['q', 'café & bar'],
+            ['page', '2'],
+          ],
+          hash: '',
+        },
+      },
+      output: {
+        result: 'https://example.com/search?q=caf%C3%A9+%26+bar&page=2',
+        action: 'build',
+        href: 'https://example.com/search?q=caf%C3%A9+%26+bar&page=2',
+        origin: 'https://example.com',
+        protocol: 'https:',
+        username: '',
+        password: '',
+        host: 'example.com',
+        hostname: 'example.com',
+        hostnameUnicode: 'example.com',
+        hostType: 'domain',
+        port: '',
+        effectivePort: 443,
+        pathname: '/search',
+        pathSegments: ['search'],
+        search: '?q=caf%C3%A9+%26+bar&page=2',
+        query: [
+          { name: 'q', value: 'café & bar' },
           { name: 'page', value: '2' },
         ],
         hash: '',
