@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { invalidInput, limitExceeded } from './errors.ts'
+import { inflatedLength } from '../lib/bytes/inflate.ts'
+import { type PngHeader, pngHeader, pngImageDataBytes, pngImageDeflate } from '../lib/image/png.ts'
+import { invalidInput, isDevutilsError, limitExceeded } from './errors.ts'
 
 type ZxingLibrary = typeof import('zxing-wasm/full')
 
@@ -98,8 +100,10 @@ function sniff(bytes: Buffer): ImageType {
 
 function headerSize(type: 'png' | 'gif' | 'bmp', b: Buffer): { width: number; height: number } | undefined {
   switch (type) {
-    case 'png':
-      return b.length >= 24 && b.toString('latin1', 12, 16) === 'IHDR' ? { width: b.readUInt32BE(16), height: b.readUInt32BE(20) } : undefined
+    case 'png': {
+      const header = pngHeader(b)
+      return header && { width: header.width, height: header.height }
+    }
     case 'gif':
       return b.length >= 10 ? { width: b.readUInt16LE(6), height: b.readUInt16LE(8) } : undefined
     case 'bmp': {
@@ -147,6 +151,42 @@ export function assertImageWithinLimits(header: { type: ImageType; width: number
   }
 }
 
+/**
+ * Refuses a PNG whose image data inflates past the size its header declares, counted through the
+ * bounded inflate before the engine inflates it again, without a bound of its own, into WebAssembly
+ * memory that never shrinks. With the header held to the pixel limit, the declared size (at most
+ * eight bytes a pixel) is then all the engine's inflate can be made to allocate. Image data cut
+ * short or corrupt is refused as damaged before the engine is given it.
+ */
+async function assertPngDataWithinHeader(bytes: Buffer): Promise<void> {
+  const header = pngHeader(bytes) as PngHeader
+  const { width, height, colourType, bitDepth } = header
+  const declared = pngImageDataBytes(header)
+  if (declared === undefined) {
+    throw invalidInput(`input is a PNG image whose header pairs colour type ${colourType} with bit depth ${bitDepth}, which PNG does not define`, {
+      field: 'input',
+      type: 'png',
+      colourType,
+      bitDepth,
+    })
+  }
+  try {
+    await inflatedLength(pngImageDeflate(bytes), 'deflate-raw', {
+      maxBytes: declared,
+      subject: "input's PNG image data",
+      reason: `the size its ${width}×${height} header declares (colour type ${colourType}, ${bitDepth} bits a sample)`,
+    })
+  } catch (error) {
+    if (isDevutilsError(error)) throw error
+    const reason = (error as Error).message
+    throw invalidInput(`input is a PNG image whose image data is damaged (${reason}): the file is cut short or corrupt`, {
+      field: 'input',
+      type: 'png',
+      reason,
+    })
+  }
+}
+
 /** One symbol read from an image. */
 export interface ReadSymbol {
   format: string
@@ -169,6 +209,7 @@ export async function readImage(input: string, formats: string[], all: boolean):
   const bytes = imageBytes(input)
   const header = imageHeader(bytes)
   assertImageWithinLimits(header)
+  if (header.type === 'png') await assertPngDataWithinHeader(bytes)
   const loaded = await zxing()
   try {
     const results = await loaded.readBarcodes(bytes, {

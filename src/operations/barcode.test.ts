@@ -3,9 +3,11 @@ import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, test } from 'node:test'
+import zlib from 'node:zlib'
 import fc from 'fast-check'
 import { PNG } from 'pngjs'
 import { expectRefusal } from '../../test/expect.ts'
+import { interlacedPng, pngBomb, pngFile } from '../../test/png-files.ts'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../core/zxing.ts'
@@ -105,7 +107,21 @@ describe('barcode', () => {
     await expectRefusal(decode(Buffer.from('hello, world').toString('base64')), { code: 'INVALID_INPUT', message: /not a PNG, JPEG, GIF or BMP/ })
     await expectRefusal(decode('not base64!'), { code: 'INVALID_INPUT', message: /not base64/ })
     await expectRefusal(decode(pngHeader(10, 10).slice(0, 16)), { code: 'INVALID_INPUT', message: /gives no size/ })
-    await expectRefusal(decode(pngHeader(40, 40)), { code: 'INVALID_INPUT', message: /could not be decoded as a PNG/ })
+    await expectRefusal(decode(pngHeader(40, 40)), { code: 'INVALID_INPUT', message: /pairs colour type 0 with bit depth 0/ })
+    const rows = Buffer.alloc(41 * 40, 0xff)
+    const cut = zlib.deflateSync(rows).subarray(0, -8)
+    await expectRefusal(decode(pngFile({ width: 40, height: 40, idat: cut }).toString('base64')), {
+      code: 'INVALID_INPUT',
+      message: /PNG image whose image data is damaged \(unexpected end of file\)/,
+    })
+    await expectRefusal(decode(pngFile({ width: 40, height: 40, idat: Buffer.from('78daffffffff', 'hex') }).toString('base64')), {
+      code: 'INVALID_INPUT',
+      message: /image data is damaged/,
+    })
+    await expectRefusal(decode(pngFile({ width: 40, height: 40, idat: zlib.deflateSync(rows.subarray(1)) }).toString('base64')), {
+      code: 'INVALID_INPUT',
+      message: /could not be decoded as a PNG/,
+    })
   })
 
   test('a data: prefix is accepted, and the bytes, not the prefix, say what the image is', async () => {
@@ -241,6 +257,7 @@ describe('barcode', () => {
     await expectRefusal(decode(pngHeader(6000, 6000)), { code: 'LIMIT_EXCEEDED' })
     assert.ok(performance.now() - started < 50, 'refused before decoding')
     await expectRefusal(decode(pngHeader(MAX_IMAGE_SIDE + 1, 1)), { code: 'LIMIT_EXCEEDED' })
+    await expectRefusal(decode(pngHeader(0xffff_ffff, 0xffff_ffff)), { code: 'LIMIT_EXCEEDED', message: /4294967295×4294967295 PNG/ })
     await expectRefusal(decode(pngHeader(2001, 2000)), { code: 'LIMIT_EXCEEDED', details: { maxPixels: MAX_IMAGE_PIXELS } })
     const gif = Buffer.from('GIF89a\x70\x17\x70\x17\x00\x00\x00', 'latin1')
     await expectRefusal(decode(gif.toString('base64')), { code: 'LIMIT_EXCEEDED', message: /6000×6000 GIF/ })
@@ -254,6 +271,38 @@ describe('barcode', () => {
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 4, 0, 0, 0xff, 0xc2, 0, 11, 8, 0x0f, 0xa0, 0x17, 0x70, 1, 1, 0x11, 0])
     await expectRefusal(decode(jpeg.toString('base64')), { code: 'LIMIT_EXCEEDED', message: /6000×4000 JPEG/ })
     assert.ok(performance.now() - started < 500)
+  })
+
+  test('a PNG bomb (a 100×100 header, image data of 600 MiB of zeros in 600 KB) is refused as soon as its data passes the header, holding no more than it', async () => {
+    const bomb = pngBomb(100, 100, 600)
+    assert.ok(bomb.length < 800_000, `${bomb.length} bytes`)
+    const peakBefore = process.resourceUsage().maxRSS
+    const started = performance.now()
+    await expectRefusal(decode(bomb.toString('base64')), {
+      code: 'LIMIT_EXCEEDED',
+      message: /PNG image data decompresses to more than 10100 bytes, the size its 100×100 header declares/,
+      details: { limit: 101 * 100, bound: 'bytes' },
+    })
+    const peakGrowthMiB = (process.resourceUsage().maxRSS - peakBefore) / 1024
+    assert.ok(performance.now() - started < 1000, 'refused at the start of the stream')
+    assert.ok(peakGrowthMiB < 32, `the peak memory grew by ${peakGrowthMiB} MiB; inflating it all would take 600`)
+    // One byte more than the header declares is a bomb too; exactly as much is an image (with no barcode in it).
+    const oneMore = pngFile({ width: 100, height: 100, idat: zlib.deflateSync(Buffer.alloc(101 * 100 + 1)) })
+    await expectRefusal(decode(oneMore.toString('base64')), { code: 'LIMIT_EXCEEDED', details: { limit: 101 * 100 } })
+    const exactly = pngFile({ width: 100, height: 100, idat: zlib.deflateSync(Buffer.alloc(101 * 100)) })
+    await expectRefusal(decode(exactly.toString('base64')), { code: 'INVALID_INPUT', message: /no barcode found/ })
+  })
+
+  test('an interlaced PNG is read: the size its seven passes declare is the size of its data', async () => {
+    const [width, height, scale, margin] = [101, 97, 3, 8]
+    const grey = new Uint8Array(width * height).fill(0xff)
+    const modules = await qrModules('interlaced')
+    for (let y = 0; y < modules.length * scale; y++) {
+      for (let x = 0; x < modules.length * scale; x++) {
+        if (modules[Math.floor(y / scale)][Math.floor(x / scale)]) grey[(margin + y) * width + margin + x] = 0
+      }
+    }
+    assert.equal((await decode(interlacedPng(width, height, grey).toString('base64'))).result, 'interlaced')
   })
 
   test('a 2000×2000 image (the pixel limit) is read, and the engine, released after it, is loaded again from disk: no network at any point', async () => {
