@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { cpuTimeOfAsync, expectRefusal } from '../../test/expect.ts'
+import { startService } from '../../test/processes.ts'
 import { runSuiteFile, suiteFiles } from '../../test/test262-regexp.ts'
 import { execute, setOffloadPolicy } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
@@ -38,6 +39,9 @@ const onWorker = (input: Fields, roomy = false) => execute(regex, input, roomy ?
  */
 const direct = (input: Fields) => regex.run(validate<Fields>(regex.input, input) as never) as Fields
 const resultOf = async (input: Fields) => (await run(input)).result
+
+/** Typos and ECMAScript syntax that RE2 refuses when it compiles the pattern. */
+const RE2_REFUSED = ['(', '(a)\\1', '(?=a)', '(?<=a)b', '(?<!a)b', '\\u0041', '\\u{41}', '\\cJ', '[^]', 'a**', 'a{1001}', '(?P<n>a)(?P<n>b)']
 
 const supports = (pattern: string, flags = '') => {
   try {
@@ -373,11 +377,33 @@ describe('regex: refusals', () => {
       details: { field: 'pattern', flavor: 're2', message: 'missing closing ): `(`' },
     })
     // Go syntax, not ECMAScript: each of these is refused by RE2.
-    for (const pattern of ['\\u0041', '\\u{41}', '\\cJ', '[^]', '(a)\\1', '(?=a)', '(?<=a)b', '(?<!a)b']) {
-      await expectRefusal(run({ pattern, input: 'a', flavor: 're2' }), { code: 'INVALID_INPUT', details: { field: 'pattern' } })
+    for (const pattern of RE2_REFUSED) {
+      await expectRefusal(run({ pattern, input: 'a', flavor: 're2' }), { code: 'INVALID_INPUT', details: { field: 'pattern', flavor: 're2' } })
     }
     await expectRefusal(run({ pattern: '[z-a]', input: 'a' }), { code: 'INVALID_INPUT', message: /Range out of order/ })
     await expectRefusal(run({ pattern: '\\p{Nope}', flags: 'u', input: 'a' }), { code: 'INVALID_INPUT' })
+  })
+
+  test('in the built service too, where class names are minified, an RE2 pattern that does not compile is a 422 naming pattern', async () => {
+    const service = await startService({ RATE_LIMIT_MAX: '0' })
+    try {
+      for (const pattern of RE2_REFUSED) {
+        const response = await fetch(`${service.url}/api/v1/regex`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ flavor: 're2', pattern, input: 'a' }),
+        })
+        const { error } = (await response.json()) as { error: { code: string; details?: { field: string } } }
+        assert.deepEqual(
+          { status: response.status, code: error.code, field: error.details?.field },
+          { status: 422, code: 'INVALID_INPUT', field: 'pattern' },
+          pattern,
+        )
+      }
+    } finally {
+      service.child.kill('SIGTERM')
+      await service.exited
+    }
   })
 
   test('a long pattern in a compile error is not echoed whole', async () => {

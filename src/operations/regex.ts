@@ -190,10 +190,12 @@ function ecmascriptMatcher(pattern: string, flags: string, input: string): Match
   }
 }
 
-/** re2js, loaded with the first RE2 pattern rather than with every start of the service. */
-const loadRe2js = lazily(async () => (await import('re2js')).RE2JS)
+type Re2js = typeof import('re2js')
 
-function re2Matcher(RE2JS: typeof import('re2js').RE2JS, pattern: string, flags: string, input: string): Matcher {
+/** re2js, loaded with the first RE2 pattern rather than with every start of the service. */
+const loadRe2js = lazily(() => import('re2js'))
+
+function re2Matcher({ RE2JS, RE2JSSyntaxException }: Re2js, pattern: string, flags: string, input: string): Matcher {
   let compiled: RE2JS
   try {
     compiled = RE2JS.compile(
@@ -201,7 +203,8 @@ function re2Matcher(RE2JS: typeof import('re2js').RE2JS, pattern: string, flags:
       (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0),
     )
   } catch (error) {
-    if (!(error instanceof Error) || !error.constructor.name.startsWith('RE2JS')) throw error
+    // The class itself, not its name: a bundle renames classes.
+    if (!(error instanceof RE2JSSyntaxException)) throw error
     throw compileError('re2', error.message.replace(/^error parsing regexp: /, ''), pattern)
   }
   const groupCount = compiled.groupCount()
@@ -713,7 +716,7 @@ export const regex = defineOperation({
     if (action === 'replace' && replacement === undefined) throw validationError('replacement', 'is required for action replace')
     if (action !== 'replace' && replacement !== undefined) throw validationError('replacement', `is only for action replace, not ${action}`)
     if (action !== 'split' && limit !== undefined) throw validationError('limit', `is only for action split, not ${action}`)
-    if (flavor === 're2') return loadRe2js().then((RE2JS) => answerWith(re2Matcher(RE2JS, pattern, flags, input), fields))
+    if (flavor === 're2') return loadRe2js().then((re2js) => answerWith(re2Matcher(re2js, pattern, flags, input), fields))
     // ECMAScript patterns are answered in the same turn: nothing to load.
     return answerWith(ecmascriptMatcher(pattern, flags, input), fields)
   },
