@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
 import { after, describe, test } from 'node:test'
 import zlib from 'node:zlib'
 import fc from 'fast-check'
@@ -7,6 +8,7 @@ import { execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
+import { MAX_INFLATE_RATIO, RATIO_GRACE_BYTES } from '../lib/bytes/inflate.ts'
 import { COMPRESSION_FORMATS, compress } from './compress.ts'
 
 const run = (input: Record<string, unknown>) => execute(compress, input, { timeBudgetMs: 60_000 })
@@ -144,15 +146,33 @@ describe('compress: refusals', () => {
     assert.ok(peakGrowthMiB < 64, `the peak memory grew by ${peakGrowthMiB} MiB; inflating all of it would take 100`)
   })
 
-  test('a brotli bomb (64 MiB of zeros in about 100 bytes) is refused the same way, on a worker', async () => {
-    const bomb = await compressedZeros(64, zlib.createBrotliCompress())
+  test('a brotli bomb (64 MiB of zeros in about 100 bytes) is refused at the ratio, on a worker: past 1 MiB, at most 1032 times its size', async () => {
+    // Quality 4 makes it as small as 11 does, in a twentieth of the time.
+    const bomb = await compressedZeros(64, zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }))
     assert.ok(bomb.length < 200, `${bomb.length} bytes`)
     assert.equal(compress.offload?.(validate(compress.input, { input: bomb.toString('base64'), action: 'decompress', format: 'brotli' })), true)
     await refuses(
       { input: bomb.toString('base64'), action: 'decompress', format: 'brotli', outputEncoding: 'base64' },
       'LIMIT_EXCEEDED',
-      /more than 12582912 bytes/,
+      /more than 1048576 bytes, the most its \d+ bytes may give: past 1048576 bytes, data may expand at most 1032 times its compressed size/,
+      { limit: RATIO_GRACE_BYTES, bound: 'ratio', maxRatio: MAX_INFLATE_RATIO, compressedBytes: bomb.length },
     )
+    const grace = zlib.brotliCompressSync(Buffer.alloc(RATIO_GRACE_BYTES)).toString('base64')
+    assert.equal((await run({ input: grace, action: 'decompress', format: 'brotli', outputEncoding: 'hex' })).originalBytes, RATIO_GRACE_BYTES)
+  })
+
+  test('a bomb of every format within the ratio is refused at the output limit', async () => {
+    // 24 MiB, each MiB of it starting with 16 KiB of noise: a ratio deflate and brotli both reach.
+    const data = Buffer.alloc(24 * 1024 * 1024)
+    for (let at = 0; at < data.length; at += 1024 * 1024) data.set(randomBytes(16 * 1024), at)
+    const compressors = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, 'deflate-raw': zlib.deflateRawSync, brotli: zlib.brotliCompressSync }
+    for (const format of COMPRESSION_FORMATS) {
+      const bomb = compressors[format](data, { level: 1, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })
+      await refuses({ input: bomb.toString('base64'), action: 'decompress', format, outputEncoding: 'hex' }, 'LIMIT_EXCEEDED', /more than 8388608 bytes/, {
+        limit: OUTPUT_LIMIT_BYTES / 2,
+        bound: 'bytes',
+      })
+    }
   })
 
   test('the limit is the output limit in the chosen encoding: 8 MiB decompress to 16 MiB of hex, one byte more is refused', async () => {

@@ -1,12 +1,13 @@
 import zlib from 'node:zlib'
 import { Type } from 'typebox'
 import { BYTE_ENCODINGS, type ByteEncoding, bytesToText, textToBytes } from '../core/bytes.ts'
-import { invalidInput, limitExceeded, validationError } from '../core/errors.ts'
+import { invalidInput, isDevutilsError, validationError } from '../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
+import { INFLATE_FORMATS, type Inflated, type InflateFormat, inflate, MAX_INFLATE_RATIO, RATIO_GRACE_BYTES } from '../lib/bytes/inflate.ts'
 
-export const COMPRESSION_FORMATS = ['gzip', 'deflate', 'deflate-raw', 'brotli'] as const
-type Format = (typeof COMPRESSION_FORMATS)[number]
+export const COMPRESSION_FORMATS = INFLATE_FORMATS
+type Format = InflateFormat
 
 const ACTIONS = ['compress', 'decompress'] as const
 const MAX_ZLIB_LEVEL = 9
@@ -18,7 +19,7 @@ export const MAX_INPUT_LENGTH = OUTPUT_LIMIT_BYTES
 /**
  * Compression above this many characters of input runs on a worker thread, and brotli at high levels
  * sooner. Decompression of more than 1 KiB, or of any brotli stream, goes there too: a few bytes of
- * brotli can expand to the 16 MiB limit (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ * brotli can expand to a mebibyte (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 const COMPRESS_OFFLOAD_CHARACTERS = 16 * 1024
 const SLOW_BROTLI_OFFLOAD_CHARACTERS = 4 * 1024
@@ -68,29 +69,6 @@ function compressBytes(bytes: Buffer, format: Format, level: number): Buffer {
   }
 }
 
-/** The decompressed bytes and how many input bytes the compressed stream took. */
-interface Inflated {
-  buffer: Buffer
-  engine: { bytesWritten: number }
-}
-
-/**
- * Decompresses in one synchronous call that zlib stops as soon as the output passes
- * `maxOutputLength`: a bomb costs at most that much memory, whatever it would expand to.
- */
-function decompressBytes(bytes: Buffer, format: Format, maxOutputLength: number): Inflated {
-  const options = { maxOutputLength, info: true }
-  const inflated =
-    format === 'gzip'
-      ? zlib.gunzipSync(bytes, options)
-      : format === 'deflate'
-        ? zlib.inflateSync(bytes, options)
-        : format === 'deflate-raw'
-          ? zlib.inflateRawSync(bytes, options)
-          : zlib.brotliDecompressSync(bytes, options)
-  return inflated as unknown as Inflated
-}
-
 const hex = (byte: number) => byte.toString(16).padStart(2, '0')
 
 /** Header checks that zlib makes too, but without saying where: here the message names the byte. */
@@ -110,13 +88,9 @@ function notFormat(format: Format, position: number, what: string) {
 }
 
 /** zlib's errors as 422s: a stream cut short, or bytes that are not a valid stream. */
-function decompressionError(error: unknown, bytes: Buffer, format: Format, limit: number): Error {
+function decompressionError(error: unknown, bytes: Buffer, format: Format): Error {
+  if (isDevutilsError(error)) return error
   const { code, message } = error as { code?: unknown; message?: unknown }
-  if (code === 'ERR_BUFFER_TOO_LARGE') {
-    return limitExceeded(`The data decompresses to more than ${limit} bytes, the most that fits the output limit in this outputEncoding`, {
-      limit,
-    })
-  }
   if (code === 'Z_BUF_ERROR') {
     // zlib reads whatever follows a gzip member as the start of another, so a stray byte there looks like a cut.
     const or = format === 'gzip' && bytes.length > 0 ? ' (or a stray byte follows a gzip member)' : ''
@@ -153,7 +127,8 @@ export const compress = defineOperation({
     'Compresses the UTF-8 bytes of `input` (or bytes given as hex, base64 or Latin-1) as gzip (RFC 1952), zlib-wrapped deflate (RFC 1950, `deflate`), raw deflate (RFC 1951, `deflate-raw`) or brotli (RFC 7932), ' +
     'and writes the compressed bytes as base64 (or hex, or Latin-1); `decompress` reads them back. ' +
     'gzip output has no file name and a zero modification time, so the same input always gives the same bytes; concatenated gzip members decompress as one. ' +
-    'Decompression stops as soon as the output would pass the 16 MiB output limit (in the chosen outputEncoding), so a zip bomb is a 422 LIMIT_EXCEEDED that costs little; ' +
+    'Decompression stops as soon as the output would pass the 16 MiB output limit (in the chosen outputEncoding), ' +
+    `or, past ${RATIO_GRACE_BYTES / (1024 * 1024)} MiB, ${MAX_INFLATE_RATIO} times the size of the compressed data (more than deflate can expand; brotli can), so a zip bomb is a 422 LIMIT_EXCEEDED that costs little; ` +
     'the limit counts the result as its JSON is written, where a control character takes six bytes (`\\u0000`). ' +
     'Data that is truncated, corrupt, or followed by extra bytes is a 422 INVALID_INPUT; decompressed bytes that are not UTF-8 are a 422 unless `outputEncoding` asks for hex, base64 or latin1. ' +
     '`ratio` is the uncompressed size divided by the compressed size.',
@@ -261,14 +236,14 @@ export const compress = defineOperation({
     const encoding = outputEncoding ?? 'utf8'
     const compressed = textToBytes(input, inputEncoding ?? 'base64')
     assertHeader(compressed, format)
-    const limit = Math.floor(OUTPUT_LIMIT_BYTES / OUTPUT_BYTES_PER_BYTE[encoding])
+    const maxBytes = Math.floor(OUTPUT_LIMIT_BYTES / OUTPUT_BYTES_PER_BYTE[encoding])
     let inflated: Inflated
     try {
-      inflated = decompressBytes(compressed, format, limit)
+      inflated = inflate(compressed, format, { maxBytes, subject: 'The data', reason: 'the most that fits the output limit in this outputEncoding' })
     } catch (error) {
-      throw decompressionError(error, compressed, format, limit)
+      throw decompressionError(error, compressed, format)
     }
-    const used = inflated.engine.bytesWritten
+    const used = inflated.bytesRead
     const extra = compressed.length - used
     if (extra > 0) {
       throw invalidInput(
@@ -279,7 +254,7 @@ export const compress = defineOperation({
         },
       )
     }
-    const original = inflated.buffer
+    const original = inflated.output
     // hex and base64 were held to the limit as they were decompressed; text can grow in its JSON.
     if (encoding === 'utf8' || encoding === 'latin1') assertOutputWithinLimit(jsonLengthOf(original, JSON_BYTES_OF_BYTE[encoding]))
     return {
