@@ -4,6 +4,7 @@ import jsQRModule from 'jsqr'
 import { PNG } from 'pngjs'
 import QRCode from 'qrcode'
 import { expectRefusal } from '../../test/expect.ts'
+import { pngBomb, pngFile, zlibZeros } from '../../test/png-files.ts'
 import { execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
@@ -309,6 +310,16 @@ describe('qr-code', () => {
         result: string
       }
       await expectRefusal(decoded({ input: dataMatrix.result }), { code: 'INVALID_INPUT', message: /^no QR code found/ })
+    })
+
+    test('a PNG bomb (image data of 600 MiB of zeros behind a 64×64 header) and a PNG of absurd size are 422 LIMIT_EXCEEDED, on a worker', async () => {
+      await expectRefusal(decoded({ input: pngBomb(64, 64, 600).toString('base64') }), {
+        code: 'LIMIT_EXCEEDED',
+        message: /PNG image data decompresses to more than 4160 bytes, the size its 64×64 header declares/,
+        details: { limit: 65 * 64, bound: 'bytes' },
+      })
+      const absurd = pngFile({ width: 1, height: 0x7fff_ffff, idat: zlibZeros(1) }).toString('base64')
+      await expectRefusal(decoded({ input: absurd }), { code: 'LIMIT_EXCEEDED', message: /1×2147483647 PNG/ })
     })
 
     test('the fields of generate keep their bounds; decode has its own', async () => {
