@@ -6,11 +6,11 @@ import { validate } from './validate.ts'
 /** The raw input validated, with its defaults, and checked for what a schema cannot see (depth, lone surrogates). */
 export function checkedInput(operation: AnyOperation, rawInput: unknown): Record<string, unknown> {
   const input = validate<Record<string, unknown>>(operation.input, rawInput)
-  if (operation.refusesOtherActionsFields) refuseOtherActionsFields(operation, rawInput as Record<string, unknown>, String(input.action))
   if (!operation.checksEachCall) {
     const { plain, secret, secretFields } = fieldChecksOf(operation)
     for (const field in input) assertSafeValue(input[field], field, secretFields.has(field) ? secret : plain)
   }
+  if (operation.refusesOtherActionsFields) refuseOtherActionsFields(operation, rawInput as Record<string, unknown>, String(input.action))
   return input
 }
 
