@@ -6,10 +6,12 @@ import { limitExceeded } from '../../core/errors.ts'
  * PNG, archives): the output is bounded in bytes and in its ratio to the input, and the bound stops
  * zlib or brotli as soon as the output passes it, so a bomb is refused before its memory is spent.
  *
- * The inflated bytes are Buffers, outside the V8 heap: a worker thread's heap limit does not hold
- * them, so only this bound does. The process is to stay within 512 MiB under any single request,
- * with every worker thread busy; each caller's byte bound is therefore what its answer can hold
- * (the 16 MiB output limit) or what the data's own header declares (a PNG's pixels), never more.
+ * Where the bounds come from: the process is to stay within 512 MiB under any single request, and
+ * inflated bytes are Buffers (or, inside an image decoder, WebAssembly memory), outside the V8 heap,
+ * so a worker thread's heap limit does not hold them; only this bound does. Each caller's byte bound
+ * is therefore the least its work needs: what its answer can hold (the 16 MiB output limit), or what
+ * the data's own header declares (a PNG's pixels, held to the pixel limit). A request then costs a
+ * few times that at most, a small part of the budget, whatever the data would expand to.
  */
 export const INFLATE_FORMATS = ['gzip', 'deflate', 'deflate-raw', 'brotli'] as const
 export type InflateFormat = (typeof INFLATE_FORMATS)[number]
@@ -17,7 +19,7 @@ export type InflateFormat = (typeof INFLATE_FORMATS)[number]
 /**
  * The most an input may expand, output bytes per input byte. DEFLATE itself cannot pass 1032 to 1
  * (258 bytes for a match coded in 2 bits at best), so no gzip or zlib stream is ever refused by it;
- * brotli, and the formats an archive may hold, can expand without end, and are held to the same.
+ * brotli, and the formats an archive may hold, can expand far further, and are held to it.
  */
 export const MAX_INFLATE_RATIO = 1032
 
