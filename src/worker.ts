@@ -1,8 +1,11 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina'
 import { checkedInput } from './core/checked-input.ts'
 import { parseJsonBody } from './core/json-body.ts'
+import type { AnyOperation } from './core/operation.ts'
+import { overrunOf } from './core/overrun.ts'
 import { type OperationTask, type SentTask, settle, type WorkerOutcome } from './core/pool.ts'
 import { lowerThisThreadsPriority } from './core/priority.ts'
+import { runStoppingPast } from './core/stop-past.ts'
 import { operationsByName } from './operations/index.ts'
 
 lowerThisThreadsPriority()
@@ -21,11 +24,22 @@ export default async function runOperation(sent: SentTask<OperationTask>): Promi
     const definition = operationsByName.get(operation)
     if (!definition) throw new Error(`No operation named '${operation}' in the registry`)
     const input = 'body' in task ? checkedInput(definition, parseJsonBody(task.body)) : task.input
-    const result = await definition.run(input)
+    const result = await runWithin(task.runBudgetMs, definition, input)
     // TextEncoder gives the bytes an ArrayBuffer of their own; a Buffer could share Node's pool.
     return output === 'json' ? utf8.encode(JSON.stringify(result)) : result
   })
   return output === 'json' && outcome.ok ? movedWith(outcome, (outcome.value as Uint8Array).buffer) : outcome
+}
+
+/**
+ * The operation's answer; untrusted code given a run budget is stopped past it here and answered its
+ * overrun error, so a catastrophic pattern costs its budget and no new thread.
+ */
+function runWithin(runBudgetMs: number | undefined, definition: AnyOperation, input: Record<string, unknown>): unknown {
+  if (runBudgetMs === undefined) return definition.run(input)
+  const answered = runStoppingPast(runBudgetMs, () => definition.run(input))
+  if (answered === undefined) throw overrunOf(definition)?.error(runBudgetMs)
+  return answered.value
 }
 
 /** `outcome`, marked for piscina to transfer `buffer` with it rather than clone it. */

@@ -60,6 +60,19 @@ export function limitExceeded(message: string, details?: ErrorDetails): Devutils
   return new DevutilsError('LIMIT_EXCEEDED', message, details)
 }
 
+/**
+ * The 422 for a thrown value that says the work outgrew what one task may use: a call stack
+ * overflowed by recursion as deep as its input nests. Undefined for anything else.
+ */
+export function limitErrorOf(thrown: unknown): DevutilsError | undefined {
+  if (!(thrown instanceof RangeError) || !STACK_OVERFLOW.test(thrown.message)) return undefined
+  return limitExceeded('The input nests or repeats too deeply to be processed: the work ran out of call stack; send a flatter or smaller input', {
+    reason: 'stack',
+  })
+}
+
+const STACK_OVERFLOW = /^Maximum call stack size exceeded$/
+
 /** A rule between fields that the schema cannot express, reported like a schema error (400). */
 export function validationError(field: string, message: string): DevutilsError {
   return new DevutilsError('VALIDATION_ERROR', `${field} ${message}`, [{ field, message }])

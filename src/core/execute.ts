@@ -1,9 +1,10 @@
 import { checkedInput } from './checked-input.ts'
 import { DEFAULT_CONFIG } from './config.ts'
+import { isDevutilsError, limitErrorOf } from './errors.ts'
 import { parseJsonBody } from './json-body.ts'
 import type { AnyOperation, RunContext } from './operation.ts'
 import { countedPerClient, overrunOf } from './overrun.ts'
-import { type OperationOutput, type OperationTask, runOperationInWorker } from './pool.ts'
+import { type OperationOutput, type OperationTask, type Overrun, runOperationInWorker } from './pool.ts'
 
 export interface ExecuteOptions extends Omit<RunContext, 'timeBudgetMs'> {
   /** How long heavy work (see `offload`) may take before it is stopped with 503 TIMEOUT (or 422, see `overrun`). */
@@ -71,8 +72,40 @@ export function executeBodyToJsonNow(operation: AnyOperation, body: Uint8Array, 
 /** Runs the task on a worker thread within the operation's budgets, counted per client where it runs untrusted code. */
 function offloaded(operation: AnyOperation, task: OperationTask, options: ExecuteOptions): Promise<unknown> {
   const overrun = overrunOf(operation, options.codeBudgets)
-  return countedPerClient(operation, options.client, () => runOperationInWorker(task, timeBudgetOf(options), overrun))
+  const timeBudgetMs = timeBudgetOf(options)
+  const runBudgetMs = overrun?.stopsItself ? overrun.runBudgetMs : undefined
+  const work =
+    overrun !== undefined && runBudgetMs !== undefined
+      ? () => runOnTrial(task, timeBudgetMs, { ...overrun, runBudgetMs }, options.client)
+      : () => runOperationInWorker(task, timeBudgetMs, overrun, options.client)
+  return countedPerClient(operation, options.client, work)
 }
+
+/**
+ * How long untrusted code first runs: enough for any sane pattern or program, and short, so that a
+ * catastrophic one shows itself before it can hold a thread for its whole budget.
+ */
+const TRIAL_RUN_MS = 100
+
+/**
+ * Runs untrusted code that its worker stops by itself (see `Overrun.stopsItself`) for a short trial
+ * first, and only if the trial runs out, for its whole run budget, back in the fair line with the
+ * trial counted against its client: a client whose patterns run on waits behind everyone whose do not.
+ */
+async function runOnTrial(task: OperationTask, timeBudgetMs: number, overrun: Overrun & { runBudgetMs: number }, client: string | undefined) {
+  const startedAt = performance.now()
+  const trialMs = Math.min(TRIAL_RUN_MS, overrun.runBudgetMs)
+  try {
+    return await runOperationInWorker({ ...task, runBudgetMs: trialMs }, timeBudgetMs, { ...overrun, runBudgetMs: trialMs }, client)
+  } catch (error) {
+    if (trialMs === overrun.runBudgetMs || !ranOutOfItsBudget(error)) throw error
+  }
+  const leftMs = Math.max(1, timeBudgetMs - (performance.now() - startedAt))
+  return runOperationInWorker({ ...task, runBudgetMs: overrun.runBudgetMs }, leftMs, overrun, client)
+}
+
+const ranOutOfItsBudget = (error: unknown) =>
+  isDevutilsError(error) && error.code === 'LIMIT_EXCEEDED' && (error.details as { reason?: unknown } | undefined)?.reason === 'timeout'
 
 /** What `answer` gives as a promise, a thrown error as a rejection. */
 function promised<T>(answer: () => T | Promise<T>): Promise<T> {
@@ -119,8 +152,17 @@ const timeBudgetOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOpt
 function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput): unknown {
   const input = checkedInput(operation, rawInput)
   if (offloads(operation, input)) return offloaded(operation, { operation: operation.name, input, output }, options)
-  const result = operation.run(input, { ...options, timeBudgetMs: timeBudgetOf(options) })
-  if (result instanceof Promise) return result.then((value) => asOutput(value, output))
+  let result: unknown
+  try {
+    result = operation.run(input, { ...options, timeBudgetMs: timeBudgetOf(options) })
+  } catch (error) {
+    throw limitErrorOf(error) ?? error
+  }
+  if (result instanceof Promise)
+    return result.then(
+      (value) => asOutput(value, output),
+      (error) => Promise.reject(limitErrorOf(error) ?? error),
+    )
   return asOutput(result, output)
 }
 

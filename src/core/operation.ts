@@ -115,7 +115,16 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    * With `budget` the operation runs untrusted code: its budget is the smaller of the call's and
    * that setting's, and one client may have only a few such calls in flight at once.
    */
-  overrun?: { advice: string; budget?: CodeBudgetSetting }
+  overrun?: {
+    advice: string
+    budget?: CodeBudgetSetting
+    /**
+     * The run is synchronous and keeps no state between calls, so a worker may stop it where it
+     * stands past its budget and go on with the next task: a thread is not lost to each overrun,
+     * and calls first run for a short trial (see `execute`).
+     */
+    interruptible?: boolean
+  }
   /**
    * Slow on purpose (a key derivation): interactive surfaces such as the web app run it when asked
    * rather than at every change of a field.

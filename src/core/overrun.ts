@@ -26,6 +26,7 @@ export function overrunOf(operation: AnyOperation, codeBudgets: Partial<CodeBudg
         limitMs,
       }),
     runBudgetMs: overrun.budget === undefined ? undefined : (codeBudgets[overrun.budget] ?? DEFAULT_CONFIG[overrun.budget]),
+    stopsItself: overrun.interruptible === true,
   }
 }
 

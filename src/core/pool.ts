@@ -1,7 +1,17 @@
 import { availableParallelism } from 'node:os'
 import { extname } from 'node:path'
 import type { Piscina } from 'piscina'
-import { type DefectDescription, DevutilsError, describeDefect, type ErrorCode, type ErrorDetails, isDevutilsError } from './errors.ts'
+import {
+  type DefectDescription,
+  DevutilsError,
+  describeDefect,
+  type ErrorCode,
+  type ErrorDetails,
+  invalidInput,
+  isDevutilsError,
+  limitErrorOf,
+} from './errors.ts'
+import { FairQueue } from './fair-queue.ts'
 
 /**
  * What a worker task sends back. Structured cloning keeps no class and drops an error's own fields,
@@ -11,7 +21,7 @@ import { type DefectDescription, DevutilsError, describeDefect, type ErrorCode, 
 export type WorkerOutcome =
   | { ok: true; value: unknown }
   | { ok: false; error: { code: ErrorCode; message: string; details?: ErrorDetails } }
-  | { ok: false; defect: DefectDescription }
+  | { ok: false; defect: DefectDescription; oddThrow?: true }
 
 /**
  * What the pool sends a worker: the task, and a flag the worker raises when it begins it, shared
@@ -31,10 +41,21 @@ export async function settle<T>({ task, started }: SentTask<T>, work: (task: T) 
   Atomics.notify(started, 0)
   try {
     return { ok: true, value: await work(task) }
-  } catch (error) {
-    if (isDevutilsError(error)) return { ok: false, error: { code: error.code, message: error.message, details: error.details } }
-    return { ok: false, defect: describeDefect(error) }
+  } catch (thrown) {
+    return outcomeOf(thrown)
   }
+}
+
+/** How a thrown value crosses back: a DevutilsError as its data, a defect as what the log may say of it. */
+function outcomeOf(thrown: unknown): WorkerOutcome {
+  try {
+    const error = limitErrorOf(thrown) ?? thrown
+    if (isDevutilsError(error)) return { ok: false, error: { code: error.code, message: error.message, details: error.details } }
+    if (error instanceof Error) return { ok: false, defect: describeDefect(error) }
+  } catch {
+    // A value whose properties throw when read (a proxy): thrown, but no error.
+  }
+  return { ok: false, defect: { type: 'thrown value that is no Error' }, oddThrow: true }
 }
 
 /**
@@ -56,8 +77,8 @@ function rebuiltDefect({ type, code, stack, cause }: DefectDescription): Error {
  */
 export const WORKER_THREADS = Math.max(1, availableParallelism() - 1)
 /**
- * Heavy tasks that may wait for a thread; past this the answer is 503 OVERLOADED at once. Counted
- * here, because piscina's own `maxQueue` does not count tasks that carry an AbortSignal.
+ * Heavy tasks that may wait for each thread; past this the call of the client that has used the
+ * threads most is answered 503 OVERLOADED at once (see `FairQueue`).
  */
 const QUEUE_PER_THREAD = 16
 /**
@@ -99,7 +120,15 @@ export interface Overrun {
    * waiting for a thread, or for a new one to start, is not taken from it.
    */
   runBudgetMs?: number
+  /**
+   * The worker stops the task's synchronous work at `runBudgetMs` itself and answers `error`, so its
+   * thread lives on; the pool terminates the thread only if the task is still running a moment later.
+   */
+  stopsItself?: boolean
 }
+
+/** How much later than the worker's own stop the pool terminates a task's thread (see `Overrun.stopsItself`). */
+const BACKSTOP_AFTER_MS = 1000
 
 /**
  * Whether the worker has begun the task (see `settle`) within `withinMs`: answered as soon as it
@@ -123,13 +152,14 @@ class RunClock {
   readonly #timers: NodeJS.Timeout[]
   #beganAt: number | undefined
 
-  constructor(started: Int32Array<SharedArrayBuffer>, delayMs: number, runBudgetMs: number | undefined) {
+  constructor(started: Int32Array<SharedArrayBuffer>, delayMs: number, { runBudgetMs, stopsItself }: Overrun) {
     this.#runMs = Math.min(runBudgetMs === undefined ? delayMs : timerDelayOf(runBudgetMs), delayMs)
+    const stopMs = this.#runMs + (stopsItself ? BACKSTOP_AFTER_MS : 0)
     this.#timers = [setTimeout(() => this.#stop.abort(), delayMs).unref()]
     void begun(started, delayMs).then((began) => {
       if (!began || this.#stop.signal.aborted) return
       this.#beganAt = performance.now()
-      if (this.#runMs < delayMs) this.#timers.push(setTimeout(() => this.#stop.abort(), this.#runMs).unref())
+      if (stopMs < delayMs) this.#timers.push(setTimeout(() => this.#stop.abort(), stopMs).unref())
     })
   }
 
@@ -156,14 +186,21 @@ const RUN_CLOCK_GRACE_SHARE = 0.1
 
 export interface WorkerPool {
   /**
-   * Runs one task on a worker thread. Past `timeBudgetMs` (waiting in the queue included), or past
-   * `overrun.runBudgetMs` once begun, the thread running the task is terminated, so no CPU is left
-   * burning, and the answer is 503 TIMEOUT, or `overrun`'s error when the task had begun.
+   * Runs one task on a worker thread for `client` (see `FairQueue`: who has used the threads least
+   * goes first). Past `timeBudgetMs` (waiting included), or past `overrun.runBudgetMs` once begun,
+   * the thread running the task is terminated, so no CPU is left burning, and the answer is 503
+   * TIMEOUT, or `overrun`'s error when the task had begun. Whatever else ends the task on its
+   * thread is answered in the envelope too (see `failureOf`); the process never ends with it.
    */
-  run(task: unknown, timeBudgetMs: number, overrun?: Overrun): Promise<unknown>
+  run(task: unknown, timeBudgetMs: number, overrun?: Overrun, client?: string): Promise<unknown>
   /** Terminates the threads; a later `run` starts a new pool. */
   close(): Promise<void>
 }
+
+/** The client of calls from no known client: the command line, MCP over stdio. */
+const LOCAL_CLIENT = ''
+/** How fast a client's use of the threads is forgotten: a client idle this long counts for half. */
+const USE_HALF_LIFE_MS = 10_000
 
 /**
  * A pool over a worker module whose default export answers tasks with `settle`. No thread exists
@@ -171,64 +208,141 @@ export interface WorkerPool {
  * Workers inherit the process's `execArgv`, so the tsx loader (`node --import tsx`, or `tsx`)
  * reaches them and they load TypeScript as the main thread does. piscina itself is loaded with the
  * first task too: loading it costs a one-shot command that never offloads as much as all the rest.
+ *
+ * Tasks wait here, in a `FairQueue`, not in piscina's own queue, which is first come first served:
+ * piscina is handed a task only when a thread is free for it.
  */
 export function createWorkerPool(filename: URL): WorkerPool {
   let piscina: Promise<Piscina> | undefined
-  let inFlight = 0
+  let running = 0
+  const line = new FairQueue<Turn>(WORKER_THREADS * QUEUE_PER_THREAD, USE_HALF_LIFE_MS)
   const started = () =>
-    (piscina ??= import('piscina').then(
-      ({ Piscina }) =>
-        new Piscina({
-          filename: filename.href,
-          minThreads: 1,
-          maxThreads: WORKER_THREADS,
-          idleTimeout: IDLE_TIMEOUT_MS,
-          resourceLimits: WORKER_HEAP_LIMITS,
-        }),
-    ))
-  return {
-    async run(task, timeBudgetMs, overrun) {
-      if (inFlight >= WORKER_THREADS * (1 + QUEUE_PER_THREAD)) {
-        throw new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment')
+    (piscina ??= import('piscina').then(({ Piscina }) => {
+      const pool = new Piscina({
+        filename: filename.href,
+        minThreads: 1,
+        maxThreads: WORKER_THREADS,
+        idleTimeout: IDLE_TIMEOUT_MS,
+        resourceLimits: WORKER_HEAP_LIMITS,
+      })
+      // A thread that fails with no task of its own (one terminated past its budget that runs out of
+      // heap as it ends) is already replaced; unheard, piscina's 'error' would end the process.
+      pool.on('error', (error: unknown) => reportThreadFailure(error))
+      return pool
+    }))
+  const nextTurn = () => {
+    while (running < WORKER_THREADS) {
+      const turn = line.dequeue()
+      if (turn === undefined) return
+      running++
+      turn.begin()
+    }
+  }
+  /** Waits for a free thread in the fair line; rejects when the line sheds the call or its time runs out first. */
+  const turnFor = (client: string, signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const turn: Turn = {
+        begin: () => {
+          signal.removeEventListener('abort', onAbort)
+          resolve()
+        },
+        shed: () => {
+          signal.removeEventListener('abort', onAbort)
+          reject(new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment'))
+        },
       }
+      const onAbort = () => {
+        if (line.remove(turn)) reject(signal.reason)
+      }
+      if (signal.aborted) return reject(signal.reason)
+      signal.addEventListener('abort', onAbort, { once: true })
+      const { shed } = line.enqueue(client, turn)
+      shed?.shed()
+      nextTurn()
+    })
+  return {
+    async run(task, timeBudgetMs, overrun, client = LOCAL_CLIENT) {
       const delayMs = timerDelayOf(timeBudgetMs)
       const sent: SentTask<unknown> = { task, started: new Int32Array(new SharedArrayBuffer(4)) }
-      const clock = overrun === undefined ? undefined : new RunClock(sent.started, delayMs, overrun.runBudgetMs)
+      const clock = overrun === undefined ? undefined : new RunClock(sent.started, delayMs, overrun)
       const signal = clock?.signal ?? AbortSignal.timeout(delayMs)
       let outcome: WorkerOutcome
-      inFlight++
       try {
-        const pool = await started()
-        outcome = await pool.run(sent, { signal })
+        await turnFor(client, signal)
       } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-          throw new DevutilsError(
-            'LIMIT_EXCEEDED',
-            `The work needed more than the ${WORKER_HEAP_LIMITS.maxOldGenerationSizeMb} MB of memory one task may use and was stopped; send a smaller input`,
-            { memoryLimitMb: WORKER_HEAP_LIMITS.maxOldGenerationSizeMb },
-          )
-        }
-        if ((error as Error).name === 'AbortError') {
-          const ranThrough = clock?.ranThrough()
-          if (overrun !== undefined && ranThrough !== undefined) throw overrun.error(ranThrough)
-          throw new DevutilsError('TIMEOUT', `The work took longer than the ${delayMs} ms time budget and was stopped; send a smaller input`, {
-            timeBudgetMs: delayMs,
-          })
-        }
-        throw error
-      } finally {
-        inFlight--
         clock?.end()
+        throw failureOf(error, { clock, overrun, delayMs })
+      }
+      const beganAt = performance.now()
+      try {
+        outcome = await (await started()).run(sent, { signal })
+      } catch (error) {
+        throw failureOf(error, { clock, overrun, delayMs })
+      } finally {
+        running--
+        line.charge(client, performance.now() - beganAt)
+        clock?.end()
+        nextTurn()
       }
       if (outcome.ok) return outcome.value
       if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
-      throw new Error('A worker task failed', { cause: rebuiltDefect(outcome.defect) })
+      const defect = new Error('A worker task failed', { cause: rebuiltDefect(outcome.defect) })
+      if (!outcome.oddThrow) throw defect
+      // Libraries that throw something other than an Error (a string, a number) do so over what they read.
+      reportThreadFailure(defect)
+      throw invalidInput('The input could not be processed: the library that read it failed without saying why')
     },
     async close() {
       const closing = piscina
       piscina = undefined
       await (await closing)?.destroy()
     },
+  }
+}
+
+/** A call waiting in the fair line: how it is let through, or turned away. */
+interface Turn {
+  begin(): void
+  shed(): void
+}
+
+/**
+ * What a task that did not come back from its thread is answered: out of heap, 422; stopped past its
+ * budget, 503 TIMEOUT or the overrun's 422 (see `RunClock`); its thread ended under it in any other
+ * way (an uncaught error of a library's callback, an exit), 503, with the failure reported for the log.
+ */
+function failureOf(error: unknown, { clock, overrun, delayMs }: { clock?: RunClock; overrun?: Overrun; delayMs: number }): unknown {
+  if (isDevutilsError(error)) return error
+  if ((error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new DevutilsError(
+      'LIMIT_EXCEEDED',
+      `The work needed more than the ${WORKER_HEAP_LIMITS.maxOldGenerationSizeMb} MB of memory one task may use and was stopped; send a smaller input`,
+      { memoryLimitMb: WORKER_HEAP_LIMITS.maxOldGenerationSizeMb },
+    )
+  }
+  if ((error as Error | undefined)?.name === 'AbortError' || (error as Error | undefined)?.name === 'TimeoutError') {
+    const ranThrough = clock?.ranThrough()
+    if (overrun !== undefined && ranThrough !== undefined) return overrun.error(ranThrough)
+    return new DevutilsError('TIMEOUT', `The work took longer than the ${delayMs} ms time budget and was stopped; send a smaller input`, {
+      timeBudgetMs: delayMs,
+    })
+  }
+  reportThreadFailure(error)
+  return new DevutilsError('OVERLOADED', 'The worker thread running this call ended before it answered; it has been replaced, retry in a moment')
+}
+
+let threadFailureListener: (error: unknown) => void = () => {}
+
+/** Hears of every worker thread that failed outside a task's own answer, for the log (the server's). */
+export function onThreadFailure(listener: (error: unknown) => void): void {
+  threadFailureListener = listener
+}
+
+function reportThreadFailure(error: unknown): void {
+  try {
+    threadFailureListener(error)
+  } catch {
+    // A failing listener must not turn a thread's failure into the process's.
   }
 }
 
@@ -247,11 +361,16 @@ export type OperationOutput = 'value' | 'json'
  * The task `worker.ts` answers: an operation of the registry, by name, on an input already checked,
  * or on a request body still in bytes, which the worker parses and checks itself.
  */
-export type OperationTask = { operation: string; output: OperationOutput } & ({ input: Record<string, unknown> } | { body: Uint8Array })
+export type OperationTask = {
+  operation: string
+  output: OperationOutput
+  /** For untrusted code: the worker stops the run's synchronous work past this itself (see `Overrun.stopsItself`). */
+  runBudgetMs?: number
+} & ({ input: Record<string, unknown> } | { body: Uint8Array })
 
-/** Runs `operation.run(input)` on a worker thread within the time budget (see `execute`). */
-export function runOperationInWorker(task: OperationTask, timeBudgetMs: number, overrun?: Overrun): Promise<unknown> {
-  return operationPool.run(task, timeBudgetMs, overrun)
+/** Runs `operation.run(input)` on a worker thread for `client` within the time budget (see `execute`). */
+export function runOperationInWorker(task: OperationTask, timeBudgetMs: number, overrun?: Overrun, client?: string): Promise<unknown> {
+  return operationPool.run(task, timeBudgetMs, overrun, client)
 }
 
 /** Stops the operation workers: for the server's shutdown and for test teardown. */

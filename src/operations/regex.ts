@@ -192,8 +192,13 @@ function ecmascriptMatcher(pattern: string, flags: string, input: string): Match
 
 type Re2js = typeof import('re2js')
 
+let loadedRe2js: Re2js | undefined
+
 /** re2js, loaded with the first RE2 pattern rather than with every start of the service. */
-const loadRe2js = lazily(() => import('re2js'))
+const loadRe2js = lazily(async () => {
+  loadedRe2js = await import('re2js')
+  return loadedRe2js
+})
 
 function re2Matcher({ RE2JS, RE2JSSyntaxException }: Re2js, pattern: string, flags: string, input: string): Matcher {
   let compiled: RE2JS
@@ -706,6 +711,7 @@ export const regex = defineOperation({
     advice:
       'a pattern that backtracks catastrophically (nested quantifiers such as (a+)+$ take exponential time) runs this long; simplify it, or use flavor re2, which runs in linear time',
     budget: 'regexTimeBudgetMs',
+    interruptible: true,
   },
   run(fields) {
     const { pattern, input, flags, flavor, action, replacement, limit } = fields
@@ -716,6 +722,8 @@ export const regex = defineOperation({
     if (action === 'replace' && replacement === undefined) throw validationError('replacement', 'is required for action replace')
     if (action !== 'replace' && replacement !== undefined) throw validationError('replacement', `is only for action replace, not ${action}`)
     if (action !== 'split' && limit !== undefined) throw validationError('limit', `is only for action split, not ${action}`)
+    // Once re2js is loaded, a pattern runs in the same turn, where a worker can stop it past its budget.
+    if (flavor === 're2' && loadedRe2js !== undefined) return answerWith(re2Matcher(loadedRe2js, pattern, flags, input), fields)
     if (flavor === 're2') return loadRe2js().then((re2js) => answerWith(re2Matcher(re2js, pattern, flags, input), fields))
     // ECMAScript patterns are answered in the same turn: nothing to load.
     return answerWith(ecmascriptMatcher(pattern, flags, input), fields)
