@@ -1,11 +1,18 @@
 // JSON Patch (RFC 6902) applied, over JSON Pointers (RFC 6901), with what the limits need: how
 // deep the document grows and how much its copies write.
 import { invalidInput, limitExceeded } from '../core/errors.ts'
-import { setOwn } from '../core/json-value.ts'
+import { forEachChild, setOwn } from '../core/json-value.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 
 /** The most operations a JSON Patch may hold, applied or generated: a diff gives no patch that apply would refuse. */
 export const MAX_OPERATIONS = 10_000
+
+/**
+ * The most arrays and objects a patch may write (the document's, and every value it adds, replaces
+ * or copies): a container takes far more memory than the few bytes of its JSON text, so copies of
+ * many small ones would fill a worker thread's heap well before the output limit.
+ */
+export const MAX_CONTAINERS = 1_000_000
 
 /** Why an operation of a JSON Patch cannot be applied: `details.reason` of its 422. */
 export const PATCH_ERROR_REASONS = [
@@ -25,6 +32,8 @@ type Op = (typeof OPS)[number]
 
 export type JsonObject = Record<string, unknown>
 type Container = JsonObject | unknown[]
+/** Where a value goes: an array's index (inserted, or replacing the element there) or an object's member. */
+type Place = { array: unknown[]; index: number; mode: 'add' | 'replace' } | { object: JsonObject; key: string }
 
 export const isObject = (value: unknown): value is JsonObject => value !== null && typeof value === 'object' && !Array.isArray(value)
 export const isContainer = (value: unknown): value is Container => value !== null && typeof value === 'object'
@@ -141,8 +150,9 @@ export class Sizes {
 /**
  * Applies a JSON Patch (RFC 6902) to a copy of `document`: every operation or none. Keys such as
  * `__proto__` are ordinary members. Every value an operation writes (an add's, a replace's, a copy's
- * copy) counts toward the output limit when it is written, whatever later operations remove, so a
- * patch that copies a large value again and again is stopped before it is built.
+ * copy) counts toward the output limit when it is written, whatever later operations remove, and is
+ * measured before it is copied, so a patch that copies a large value again and again is refused at
+ * the operation that would pass the limit, before that copy is made.
  */
 export function applyJsonPatch(document: unknown, patch: unknown[]): unknown {
   if (patch.length > MAX_OPERATIONS) {
@@ -164,6 +174,13 @@ export function applyJsonPatch(document: unknown, patch: unknown[]): unknown {
   return state.root
 }
 
+/** How many operations of a patch copy: each can write the whole document again, doubling what the patch builds. */
+export function copiesIn(patch: unknown[]): number {
+  let copies = 0
+  for (const operation of patch) if (isObject(operation) && operation.op === 'copy') copies++
+  return copies
+}
+
 /** ` (remove "/a/b")`, where the operation has those members. */
 function summaryOf(operation: unknown): string {
   if (!isObject(operation) || typeof operation.op !== 'string') return ''
@@ -181,17 +198,21 @@ function detailsOf(index: number, operation: unknown, reason: Reason): Record<st
   return details
 }
 
-/** The document being patched, with what the limits need: how much has been written, how deep each container goes. */
+/**
+ * The document being patched, with what the limits need: how much has been written, and how many
+ * containers. Nothing is kept per container: a map of millions of containers (a WeakMap above all)
+ * costs the collector more than the patch itself.
+ */
 class PatchState {
   root: unknown
   private written = 0
-  private readonly depths = new WeakMap<object, number>()
+  private containers = 0
   /** The operation being applied, and its index, for a limit's details. */
   private current: JsonObject = {}
   private index = -1
 
   constructor(document: unknown) {
-    this.root = this.copy(document)
+    this.root = this.measuredCopy([], document)
   }
 
   apply(operation: unknown, index: number): void {
@@ -207,13 +228,13 @@ class PatchState {
     const path = parsePointer(operation.path, 'path')
     switch (op as Op) {
       case 'add':
-        this.put(path, this.copy(this.valueOf(operation, op)), 'add')
+        this.add(path, this.valueOf(operation, op), 'add')
         break
       case 'remove':
         this.remove(path, 'path')
         break
       case 'replace':
-        this.put(path, this.copy(this.valueOf(operation, op)), 'replace')
+        this.add(path, this.valueOf(operation, op), 'replace')
         break
       case 'test':
         this.test(path, this.valueOf(operation, op))
@@ -222,7 +243,7 @@ class PatchState {
         this.move(this.fromOf(operation, op), path)
         break
       case 'copy':
-        this.put(path, this.copy(this.get(this.fromOf(operation, op), 'from')), 'add')
+        this.add(path, this.get(this.fromOf(operation, op), 'from'), 'add')
         break
     }
   }
@@ -237,16 +258,14 @@ class PatchState {
     return parsePointer(operation.from, 'from')
   }
 
-  /** The container that holds the value `tokens` names (the first `tokens.length - 1` of them followed); its ancestors forget their depth when `changing`. */
-  private parentOf(tokens: string[], member: string, changing: boolean): Container {
+  /** The container that holds the value `tokens` names (the first `tokens.length - 1` of them followed). */
+  private parentOf(tokens: string[], member: string): Container {
     let at = this.root
     for (let index = 0; index < tokens.length - 1; index++) {
       if (!isContainer(at)) throw this.notContainer(tokens, index, member)
-      if (changing) this.depths.delete(at)
       at = this.child(at, tokens, index, member)
     }
     if (!isContainer(at)) throw this.notContainer(tokens, tokens.length - 1, member)
-    if (changing) this.depths.delete(at)
     return at
   }
 
@@ -264,36 +283,37 @@ class PatchState {
 
   private get(tokens: string[], member: string): unknown {
     if (tokens.length === 0) return this.root
-    return this.child(this.parentOf(tokens, member, false), tokens, tokens.length - 1, member)
+    return this.child(this.parentOf(tokens, member), tokens, tokens.length - 1, member)
+  }
+
+  /** Puts a copy of `value` at the path, once the path is checked and the copy measured. */
+  private add(tokens: string[], value: unknown, mode: 'add' | 'replace'): void {
+    const place = this.placeOf(tokens, mode)
+    this.putAt(place, this.measuredCopy(tokens, value))
   }
 
   /**
-   * Puts `value` at the path: added (an array element inserted, a member set whether it was there
-   * or not) or replacing what must already be there. The path is checked before the depth, so that
-   * a path that leads nowhere is told as such.
+   * Where a value goes at the path, checked: added (an array element inserted, a member set whether
+   * it was there or not) or replacing what must already be there; undefined for the whole document.
    */
-  private put(tokens: string[], value: unknown, mode: 'add' | 'replace'): void {
-    if (tokens.length === 0) {
-      this.assertDepth(tokens, value)
-      this.root = value
-      return
-    }
-    const parent = this.parentOf(tokens, 'path', true)
+  private placeOf(tokens: string[], mode: 'add' | 'replace'): Place | undefined {
+    if (tokens.length === 0) return undefined
+    const parent = this.parentOf(tokens, 'path')
     const last = tokens.length - 1
-    if (Array.isArray(parent)) {
-      const index = arrayIndex(parent, tokens, last, mode === 'add', 'path')
-      this.assertDepth(tokens, value)
-      parent.splice(index, mode === 'add' ? 0 : 1, value)
-    } else {
-      if (mode === 'replace') this.child(parent, tokens, last, 'path')
-      this.assertDepth(tokens, value)
-      setOwn(parent, tokens[last], value)
-    }
+    if (Array.isArray(parent)) return { array: parent, index: arrayIndex(parent, tokens, last, mode === 'add', 'path'), mode }
+    if (mode === 'replace') this.child(parent, tokens, last, 'path')
+    return { object: parent, key: tokens[last] }
+  }
+
+  private putAt(place: Place | undefined, value: unknown): void {
+    if (place === undefined) this.root = value
+    else if ('array' in place) place.array.splice(place.index, place.mode === 'add' ? 0 : 1, value)
+    else setOwn(place.object, place.key, value)
   }
 
   private remove(tokens: string[], member: string): unknown {
     if (tokens.length === 0) throw new PatchProblem('invalidPointer', `${member}: the whole document cannot be removed (replace it instead)`)
-    const parent = this.parentOf(tokens, member, true)
+    const parent = this.parentOf(tokens, member)
     const index = tokens.length - 1
     if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, tokens, index, false, member), 1)[0]
     const value = this.child(parent, tokens, index, member)
@@ -316,68 +336,40 @@ class PatchState {
     }
     if (isPrefix) throw new PatchProblem('moveIntoChild', 'a value cannot be moved into one of its own children (from is a prefix of path)')
     const value = this.remove(from, 'from')
-    this.put(path, value, 'add')
+    const place = this.placeOf(path, 'add')
+    // A value moved no deeper than it was stays within the limit it was within.
+    if (path.length > from.length) this.assertDepth(path, nestingWithin(value, MAX_NESTING_DEPTH - path.length))
+    this.putAt(place, value)
   }
 
   /**
-   * A deep copy of a value (keys such as `__proto__` kept as ordinary members), counted toward the
-   * output limit as it is made, with the depth of each container it makes.
+   * A deep copy of `value`, to be put at `tokens`: its JSON text, its containers and its depth there
+   * are measured first, so a copy past a limit is refused before any of it is made.
    */
-  private copy(value: unknown): unknown {
-    if (!isContainer(value)) {
-      this.count(scalarSize(value))
-      return value
-    }
-    let depth = 0
-    let made: Container
-    if (Array.isArray(value)) {
-      this.count(1 + Math.max(value.length, 1))
-      made = new Array(value.length)
-      for (let index = 0; index < value.length; index++) {
-        const item = this.copy(value[index])
-        made[index] = item
-        depth = Math.max(depth, this.depthOf(item))
-      }
-    } else {
-      const keys = Object.keys(value)
-      this.count(1 + Math.max(keys.length, 1))
-      made = {}
-      for (const key of keys) {
-        this.count(jsonStringSize(key) + 1)
-        const item = this.copy(value[key])
-        setOwn(made, key, item)
-        depth = Math.max(depth, this.depthOf(item))
-      }
-    }
-    this.depths.set(made, depth + 1)
-    return made
-  }
-
-  private count(size: number): void {
-    this.written += size
-    if (this.written > OUTPUT_LIMIT_BYTES) {
+  private measuredCopy(tokens: string[], value: unknown): unknown {
+    const room = OUTPUT_LIMIT_BYTES - this.written
+    const measure = measureWithin(value, room, MAX_CONTAINERS - this.containers)
+    if (measure.size > room) {
       throw limitExceeded(
         `The patch writes more than the ${OUTPUT_LIMIT_BYTES}-byte output limit of JSON (the document, and every value its operations add, replace or copy, as they run)`,
         { ...this.where(), limit: OUTPUT_LIMIT_BYTES },
       )
     }
+    if (this.containers + measure.containers > MAX_CONTAINERS) {
+      throw limitExceeded(`The patch makes more than the ${MAX_CONTAINERS} arrays and objects one document may hold (the document's, and every copy's)`, {
+        ...this.where(),
+        limit: MAX_CONTAINERS,
+      })
+    }
+    this.assertDepth(tokens, measure.depth)
+    this.written += measure.size
+    this.containers += measure.containers
+    return copy(value)
   }
 
-  /** How many levels of arrays and objects a value holds (a scalar none), remembered for each container until it changes. */
-  private depthOf(value: unknown): number {
-    if (!isContainer(value)) return 0
-    let depth = this.depths.get(value)
-    if (depth !== undefined) return depth
-    depth = 0
-    for (const item of Array.isArray(value) ? value : Object.values(value)) depth = Math.max(depth, this.depthOf(item))
-    this.depths.set(value, ++depth)
-    return depth
-  }
-
-  private assertDepth(tokens: string[], value: unknown): void {
-    const depth = tokens.length + this.depthOf(value)
-    if (depth > MAX_NESTING_DEPTH) {
-      throw limitExceeded(`The patch would nest arrays and objects ${depth} levels deep, more than the ${MAX_NESTING_DEPTH} allowed`, {
+  private assertDepth(tokens: string[], valueDepth: number): void {
+    if (tokens.length + valueDepth > MAX_NESTING_DEPTH) {
+      throw limitExceeded(`The patch would nest arrays and objects more than the ${MAX_NESTING_DEPTH} levels allowed`, {
         ...this.where(),
         limit: MAX_NESTING_DEPTH,
       })
@@ -390,6 +382,86 @@ class PatchState {
     const { op, path } = this.current
     return { operation: this.index, ...(typeof op === 'string' && { op }), ...(typeof path === 'string' && { path }) }
   }
+}
+
+/** A deep copy of a value, keys such as `__proto__` kept as ordinary members; its nesting is bounded before it is made. */
+function copy(value: unknown): unknown {
+  if (!isContainer(value)) return value
+  if (Array.isArray(value)) {
+    const made = new Array(value.length)
+    for (let index = 0; index < value.length; index++) made[index] = copy(value[index])
+    return made
+  }
+  const made: JsonObject = {}
+  for (const key of Object.keys(value)) setOwn(made, key, copy(value[key]))
+  return made
+}
+
+interface Measure {
+  /** The size of the JSON text as the envelope writes it (no spaces), or some size past the limit. */
+  size: number
+  /** Its arrays and objects. */
+  containers: number
+  /** How many levels of arrays and objects it holds (a scalar none). */
+  depth: number
+}
+
+/**
+ * Measures a value until its JSON text passes `sizeLimit` or its containers `containerLimit`: the walk
+ * stops there, so measuring costs no more than the limits, and nothing is built.
+ */
+export function measureWithin(root: unknown, sizeLimit: number, containerLimit = Number.POSITIVE_INFINITY): Measure {
+  const measure: Measure = { size: 0, containers: 0, depth: 0 }
+  const pending = [root]
+  const depths = [0]
+  const within = () => measure.size <= sizeLimit && measure.containers <= containerLimit
+  while (pending.length > 0 && within()) {
+    const value = pending.pop()
+    const depth = depths.pop()!
+    if (!isContainer(value)) {
+      measure.size += scalarSize(value)
+      continue
+    }
+    measure.containers++
+    measure.depth = Math.max(measure.depth, depth + 1)
+    if (Array.isArray(value)) {
+      measure.size += 1 + Math.max(value.length, 1)
+      for (let index = 0; index < value.length && within(); index++) {
+        pending.push(value[index])
+        depths.push(depth + 1)
+      }
+    } else {
+      const keys = Object.keys(value)
+      measure.size += 1 + Math.max(keys.length, 1)
+      for (let index = 0; index < keys.length && within(); index++) {
+        measure.size += jsonStringSize(keys[index]) + 1
+        pending.push(value[keys[index]])
+        depths.push(depth + 1)
+      }
+    }
+  }
+  return measure
+}
+
+/** How many levels of arrays and objects a value holds, or `limit + 1` where it holds more: levels below that are not walked. */
+function nestingWithin(root: unknown, limit: number): number {
+  let deepest = 0
+  const pending = [root]
+  const depths = [0]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    const depth = depths.pop()!
+    if (!isContainer(value)) continue
+    deepest = Math.max(deepest, depth + 1)
+    if (deepest > limit) return deepest
+    forEachChild(value, (child) => {
+      if (isContainer(child)) {
+        pending.push(child)
+        depths.push(depth + 1)
+      }
+    })
+  }
+  return deepest
 }
 
 /** JSON equality (RFC 6902 §4.6): numbers by value, objects whatever the order of their members, arrays element by element. */

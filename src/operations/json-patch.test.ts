@@ -7,7 +7,7 @@ import { execute, setOffloadPolicy } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { jsonPatch } from './json-patch.ts'
-import { MAX_OPERATIONS, PATCH_ERROR_REASONS } from './json-patch-apply.ts'
+import { MAX_CONTAINERS, MAX_OPERATIONS, PATCH_ERROR_REASONS } from './json-patch-apply.ts'
 
 after(() => closeWorkerPool())
 
@@ -422,6 +422,30 @@ describe('json-patch', () => {
       // Removing what was copied does not make room: what is written counts as it is written.
       const churn = Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? { op: 'copy', from: '/text', path: '/copy' } : { op: 'remove', path: '/copy' }))
       await expectRefusal(run({ input: { text: 'x'.repeat(1_000_000) }, patch: churn }), { code: 'LIMIT_EXCEEDED' })
+    })
+
+    test('copies that double a document of many small containers: refused at the copy that would pass the limit, on a worker thread', async () => {
+      const doubling = Array.from({ length: 30 }, () => ({ op: 'copy', from: '/a', path: '/a/-' }))
+      const fields = { input: { a: [1] }, patch: doubling, action: 'apply' as const, format: 'jsonPatch' as const, arrays: 'smart' as const, invertible: false }
+      // The patch is small, but its copies could build a large document: that is built off the event loop.
+      assert.equal(jsonPatch.offload?.(fields), true)
+      assert.equal(jsonPatch.offload?.({ ...fields, patch: JSON.stringify(doubling) }), true)
+      assert.equal(jsonPatch.offload?.({ ...fields, patch: doubling.slice(0, 1) }), false)
+      for (const policy of ['auto', 'never'] as const) {
+        const previous = setOffloadPolicy(policy)
+        const started = performance.now()
+        await expectRefusal(
+          run({ input: { a: [1] }, patch: doubling }).finally(() => setOffloadPolicy(previous)),
+          {
+            code: 'LIMIT_EXCEEDED',
+            details: { operation: 19, op: 'copy', path: '/a/-', limit: MAX_CONTAINERS },
+          },
+        )
+        assert.ok(performance.now() - started < 30_000, policy)
+      }
+      // Below both limits, such a patch is applied.
+      const applied = await run({ input: { a: [1] }, patch: doubling.slice(0, 10) })
+      assert.equal(JSON.stringify(applied.result).length, 6 + 2 ** 12 - 1)
     })
 
     test('nesting past 100 levels, given or made by add, copy or move', async () => {

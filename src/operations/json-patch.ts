@@ -5,7 +5,7 @@ import { isLargerThan, parseJsonText, WarningList, warnOfInexactNumbers } from '
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 import { applyMergePatch, mergePatchDiff, mergePatchOperations } from './json-merge-patch.ts'
-import { applyJsonPatch, describeValue, MAX_OPERATIONS, PATCH_ERROR_REASONS, Sizes } from './json-patch-apply.ts'
+import { applyJsonPatch, copiesIn, describeValue, MAX_OPERATIONS, PATCH_ERROR_REASONS, Sizes } from './json-patch-apply.ts'
 import { ARRAY_MODES, JsonPatchDiff, MAX_ARRAY_EDITS, Tokens } from './json-patch-diff.ts'
 
 const ACTIONS = ['apply', 'diff'] as const
@@ -14,6 +14,29 @@ type Format = (typeof FORMATS)[number]
 
 /** Documents, patches and `compareTo` larger than this together (string characters, plus a few per node) run on a worker thread. */
 export const OFFLOAD_THRESHOLD = 64 * 1024
+
+/**
+ * Whether applying a JSON Patch could build more than OFFLOAD_THRESHOLD: the document and the
+ * patch's values are given, but each copy can double what they make, so a small patch of a few
+ * copies can build a large document, which is built on a worker thread.
+ */
+function mayGrowPastOffloadThreshold({ input, action, format, patch }: Record<string, unknown>): boolean {
+  if (action !== 'apply' || format !== 'jsonPatch') return false
+  const operations = typeof patch === 'string' ? parsedOrUndefined(patch) : patch
+  if (!Array.isArray(operations)) return false
+  const copies = copiesIn(operations)
+  const values = operations.map((operation) => (operation !== null && typeof operation === 'object' ? (operation as { value?: unknown }).value : undefined))
+  return copies > 0 && isLargerThan([input, values], OFFLOAD_THRESHOLD / 2 ** copies)
+}
+
+/** JSON text's value, or undefined where it is no JSON (which `run` tells). */
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
 
 /** A field that takes a JSON value or its text: the value, with a warning for each number its text loses digits of. */
 function readJson(value: unknown, field: string, warnings: WarningList): unknown {
@@ -115,7 +138,7 @@ export const jsonPatch = defineOperation({
     `${PATCH_ERROR_REASONS.map((reason) => `\`${reason}\``).join(', ')}. ` +
     `A patch of more than ${MAX_OPERATIONS} operations (applied or generated), a document nested deeper than ${MAX_NESTING_DEPTH} levels (given, or made by the patch), and a result over the 16 MiB output limit are a 422 LIMIT_EXCEEDED; ` +
     'what a JSON Patch writes is counted as its operations run (every value added, replaced or copied, whatever is removed later), so a patch that copies a large value again and again is stopped before it is built. ' +
-    `Inputs over ${OFFLOAD_THRESHOLD / 1024} KiB run on a worker thread, within the time budget.`,
+    `Inputs over ${OFFLOAD_THRESHOLD / 1024} KiB, and patches whose copies could build a document that large, run on a worker thread, within the time budget.`,
   input: Type.Object(
     {
       input: Type.Unknown({
@@ -242,7 +265,7 @@ export const jsonPatch = defineOperation({
       },
     },
   ],
-  offload: ({ input, patch, compareTo }) => isLargerThan([input, patch, compareTo], OFFLOAD_THRESHOLD),
+  offload: (fields) => isLargerThan([fields.input, fields.patch, fields.compareTo], OFFLOAD_THRESHOLD) || mayGrowPastOffloadThreshold(fields),
   run(fields, context) {
     const warnings = new WarningList()
     // A worker thread is not told the budget; there the default one applies (the pool stops the thread at the real one).
