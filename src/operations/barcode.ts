@@ -319,7 +319,7 @@ export const barcode = defineOperation({
     `Images are drawn up to ${MAX_IMAGE_SIDE} pixels a side (a 422 LIMIT_EXCEEDED says to lower scale). The answer gives \`width\` and \`height\` (pixels, or characters and lines for text) and \`text\`, what was encoded. ` +
     '`action: decode` reads `input`, an image in base64 (PNG, JPEG, GIF or BMP, told apart by its first bytes; a `data:` prefix is accepted; WebP, SVG, TIFF and HEIC are a 422), for the symbologies in `formats` (all by default), rotated or inverted too, ' +
     'and answers each symbol with its format, text, bytes (hex, when not UTF-8 text) and position; `all` reads every symbol, else the first. A UPC-A reads as an EAN-13 with a leading 0 unless `formats` asks for `upca` (then its 12 digits); a UPC-E answers its 8 digits. ' +
-    'An image with no symbol is a 422 "no barcode found". Images larger than 4,096 pixels a side or 4,000,000 pixels are a 422 LIMIT_EXCEEDED, judged from the header before any pixel is decoded. Decoding runs on a worker thread, and only by POST.',
+    'An image with no symbol is a 422 "no barcode found". Images larger than 4,096 pixels a side or 4,000,000 pixels are a 422 LIMIT_EXCEEDED, judged from the header before any pixel is decoded, as is a PNG whose image data inflates past the size its header declares (a decompression bomb). Decoding runs on a worker thread, and only by POST.',
   input: Type.Object(
     {
       action: withDefault(

@@ -150,7 +150,7 @@ export const qrCode = defineOperation({
     `The largest PNG (version 40, scale ${MAX_SCALE}, margin ${MAX_MARGIN}) is 1,970 pixels square and about 63 KB. ` +
     '`action: decode` reads QR codes from `input`, an image in base64 (a `data:image/…;base64,` prefix is accepted): PNG, JPEG, GIF or BMP, told apart by their first bytes, not the prefix; WebP, SVG, TIFF and HEIC are a 422. ' +
     'It reads with zxing-cpp (built to WebAssembly): rotated, mirrored and inverted codes too. `result` is the text of the first code, `symbols` each code read with its error correction level, version, position and, when its bytes are not UTF-8 text, the bytes in hex; `all` reads every code in the image. ' +
-    'An image with no readable QR code is a 422 "no QR code found". Images larger than 4,096 pixels a side or 4,000,000 pixels are a 422 LIMIT_EXCEEDED, judged from the header before any pixel is decoded. Decoding runs on a worker thread, and only by POST (an image is a body, not a URL).',
+    'An image with no readable QR code is a 422 "no QR code found". Images larger than 4,096 pixels a side or 4,000,000 pixels are a 422 LIMIT_EXCEEDED, judged from the header before any pixel is decoded, as is a PNG whose image data inflates past the size its header declares (a decompression bomb). Decoding runs on a worker thread, and only by POST (an image is a body, not a URL).',
   input: Type.Object(
     {
       action: withDefault(
