@@ -3,7 +3,7 @@ import { checkedInput } from './core/checked-input.ts'
 import { parseJsonBody } from './core/json-body.ts'
 import type { AnyOperation } from './core/operation.ts'
 import { overrunOf } from './core/overrun.ts'
-import { type OperationTask, type SentTask, settle, type WorkerOutcome } from './core/pool.ts'
+import { clockNow, type OperationTask, type SelfStop, type SentTask, settle, timeBudgetExceeded, type WorkerOutcome } from './core/pool.ts'
 import { lowerThisThreadsPriority } from './core/priority.ts'
 import { runStoppingPast } from './core/stop-past.ts'
 import { operationsByName } from './operations/index.ts'
@@ -24,7 +24,7 @@ export default async function runOperation(sent: SentTask<OperationTask>): Promi
     const definition = operationsByName.get(operation)
     if (!definition) throw new Error(`No operation named '${operation}' in the registry`)
     const input = 'body' in task ? checkedInput(definition, parseJsonBody(task.body)) : task.input
-    const result = await runWithin(task.runBudgetMs, definition, input)
+    const result = await runWithin(task.stop, definition, input)
     // TextEncoder gives the bytes an ArrayBuffer of their own; a Buffer could share Node's pool.
     return output === 'json' ? utf8.encode(JSON.stringify(result)) : result
   })
@@ -32,14 +32,17 @@ export default async function runOperation(sent: SentTask<OperationTask>): Promi
 }
 
 /**
- * The operation's answer; untrusted code given a run budget is stopped past it here and answered its
- * overrun error, so a catastrophic pattern costs its budget and no new thread.
+ * The operation's answer; untrusted code is stopped here past its run budget, or at the end of its
+ * call's whole budget, and answered its overrun's error or 503 TIMEOUT: a catastrophic pattern
+ * costs its budget and no new thread.
  */
-function runWithin(runBudgetMs: number | undefined, definition: AnyOperation, input: Record<string, unknown>): unknown {
-  if (runBudgetMs === undefined) return definition.run(input)
-  const answered = runStoppingPast(runBudgetMs, () => definition.run(input))
-  if (answered === undefined) throw overrunOf(definition)?.error(runBudgetMs)
-  return answered.value
+function runWithin(stop: SelfStop | undefined, definition: AnyOperation, input: Record<string, unknown>): unknown {
+  if (stop === undefined) return definition.run(input)
+  const limitMs = Math.min(stop.runBudgetMs, stop.deadline - clockNow())
+  const answered = limitMs > 0 ? runStoppingPast(limitMs, () => definition.run(input)) : undefined
+  if (answered !== undefined) return answered.value
+  if (limitMs === stop.runBudgetMs) throw overrunOf(definition)?.error(stop.runBudgetMs)
+  throw timeBudgetExceeded(stop.timeBudgetMs)
 }
 
 /** `outcome`, marked for piscina to transfer `buffer` with it rather than clone it. */

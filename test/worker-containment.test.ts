@@ -61,7 +61,7 @@ describe('a task that fails on its thread in any way ends alone, answered in the
 })
 
 describe('the fair line for the threads', () => {
-  test('the client that used the threads least goes first, then the first to come', () => {
+  test('the client that used the threads least goes first (each call counting a little), then the first to come', () => {
     const line = new FairQueue<string>(10, 60_000)
     for (const client of ['a', 'b', 'c']) line.charge(client, 1000)
     line.charge('light', 3)
@@ -77,7 +77,7 @@ describe('the fair line for the threads', () => {
     }
     assert.deepEqual(
       Array.from({ length: 6 }, () => line.dequeue()),
-      ['new1', 'new2', 'light1', 'a1', 'b1', 'c1'],
+      ['light1', 'new1', 'new2', 'a1', 'b1', 'c1'],
     )
     assert.equal(line.dequeue(), undefined)
   })

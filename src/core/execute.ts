@@ -4,7 +4,7 @@ import { isDevutilsError, limitErrorOf } from './errors.ts'
 import { parseJsonBody } from './json-body.ts'
 import type { AnyOperation, RunContext } from './operation.ts'
 import { countedPerClient, overrunOf } from './overrun.ts'
-import { type OperationOutput, type OperationTask, type Overrun, runOperationInWorker } from './pool.ts'
+import { clockNow, type OperationOutput, type OperationTask, type Overrun, runOperationInWorker } from './pool.ts'
 
 export interface ExecuteOptions extends Omit<RunContext, 'timeBudgetMs'> {
   /** How long heavy work (see `offload`) may take before it is stopped with 503 TIMEOUT (or 422, see `overrun`). */
@@ -89,23 +89,30 @@ const TRIAL_RUN_MS = 100
 
 /**
  * Runs untrusted code that its worker stops by itself (see `Overrun.stopsItself`) for a short trial
- * first, and only if the trial runs out, for its whole run budget, back in the fair line with the
- * trial counted against its client: a client whose patterns run on waits behind everyone whose do not.
+ * first, and only if the worker stopped it there, for its whole run budget, back in the fair line
+ * with the trial counted against its client: a client whose patterns run on waits behind everyone
+ * whose do not. Work the worker cannot stop (an engine still loading) runs its whole budget at once.
  */
 async function runOnTrial(task: OperationTask, timeBudgetMs: number, overrun: Overrun & { runBudgetMs: number }, client: string | undefined) {
-  const startedAt = performance.now()
+  const deadline = clockNow() + timeBudgetMs
+  const run = (runBudgetMs: number) =>
+    runOperationInWorker({ ...task, stop: { runBudgetMs, deadline, timeBudgetMs } }, Math.max(1, deadline - clockNow()), overrun, client)
   const trialMs = Math.min(TRIAL_RUN_MS, overrun.runBudgetMs)
+  if (trialMs === overrun.runBudgetMs) return run(trialMs)
   try {
-    return await runOperationInWorker({ ...task, runBudgetMs: trialMs }, timeBudgetMs, { ...overrun, runBudgetMs: trialMs }, client)
+    return await run(trialMs)
   } catch (error) {
-    if (trialMs === overrun.runBudgetMs || !ranOutOfItsBudget(error)) throw error
+    if (!stoppedPast(error, trialMs)) throw error
   }
-  const leftMs = Math.max(1, timeBudgetMs - (performance.now() - startedAt))
-  return runOperationInWorker({ ...task, runBudgetMs: overrun.runBudgetMs }, leftMs, overrun, client)
+  return run(overrun.runBudgetMs)
 }
 
-const ranOutOfItsBudget = (error: unknown) =>
-  isDevutilsError(error) && error.code === 'LIMIT_EXCEEDED' && (error.details as { reason?: unknown } | undefined)?.reason === 'timeout'
+/** Whether the error is an overrun's, for a run budget of `limitMs`. */
+const stoppedPast = (error: unknown, limitMs: number) => {
+  if (!isDevutilsError(error) || error.code !== 'LIMIT_EXCEEDED') return false
+  const details = error.details as { reason?: unknown; limitMs?: unknown } | undefined
+  return details?.reason === 'timeout' && details.limitMs === limitMs
+}
 
 /** What `answer` gives as a promise, a thrown error as a rejection. */
 function promised<T>(answer: () => T | Promise<T>): Promise<T> {

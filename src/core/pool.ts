@@ -128,7 +128,7 @@ export interface Overrun {
 }
 
 /** How much later than the worker's own stop the pool terminates a task's thread (see `Overrun.stopsItself`). */
-const BACKSTOP_AFTER_MS = 1000
+const BACKSTOP_AFTER_MS = 2000
 
 /**
  * Whether the worker has begun the task (see `settle`) within `withinMs`: answered as soon as it
@@ -149,18 +149,41 @@ async function begun(started: Int32Array<SharedArrayBuffer>, withinMs: number): 
 class RunClock {
   readonly #stop = new AbortController()
   readonly #runMs: number
-  readonly #timers: NodeJS.Timeout[]
+  readonly #delayMs: number
+  readonly #slackMs: number
+  readonly #createdAt: number
+  readonly #timers: NodeJS.Timeout[] = []
   #beganAt: number | undefined
 
   constructor(started: Int32Array<SharedArrayBuffer>, delayMs: number, { runBudgetMs, stopsItself }: Overrun) {
+    this.#createdAt = performance.now()
+    this.#delayMs = delayMs
     this.#runMs = Math.min(runBudgetMs === undefined ? delayMs : timerDelayOf(runBudgetMs), delayMs)
-    const stopMs = this.#runMs + (stopsItself ? BACKSTOP_AFTER_MS : 0)
-    this.#timers = [setTimeout(() => this.#stop.abort(), delayMs).unref()]
+    this.#slackMs = stopsItself ? BACKSTOP_AFTER_MS : 0
+    this.#stopIn(delayMs)
     void begun(started, delayMs).then((began) => {
       if (!began || this.#stop.signal.aborted) return
       this.#beganAt = performance.now()
-      if (stopMs < delayMs) this.#timers.push(setTimeout(() => this.#stop.abort(), stopMs).unref())
+      this.#stopIn(Math.min(this.#runMs, this.#wholeLeftMs()) + this.#slackMs)
     })
+  }
+
+  /**
+   * The task has been handed to a thread: one that stops itself (see `Overrun.stopsItself`) is
+   * stopped here only a moment after its whole budget, since its worker stops it at the end of it.
+   */
+  dispatched(): void {
+    if (this.#slackMs === 0 || this.#stop.signal.aborted) return
+    this.#clearTimers()
+    this.#stopIn(this.#wholeLeftMs() + this.#slackMs)
+  }
+
+  #wholeLeftMs(): number {
+    return this.#delayMs - (performance.now() - this.#createdAt)
+  }
+
+  #stopIn(ms: number): void {
+    this.#timers.push(setTimeout(() => this.#stop.abort(), Math.max(0, ms)).unref())
   }
 
   get signal(): AbortSignal {
@@ -177,7 +200,11 @@ class RunClock {
 
   end(): void {
     this.#stop.abort()
-    for (const timer of this.#timers) clearTimeout(timer)
+    this.#clearTimers()
+  }
+
+  #clearTimers(): void {
+    for (const timer of this.#timers.splice(0)) clearTimeout(timer)
   }
 }
 
@@ -273,6 +300,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
         clock?.end()
         throw failureOf(error, { clock, overrun, delayMs })
       }
+      clock?.dispatched()
       const beganAt = performance.now()
       try {
         outcome = await (await started()).run(sent, { signal })
@@ -323,12 +351,17 @@ function failureOf(error: unknown, { clock, overrun, delayMs }: { clock?: RunClo
   if ((error as Error | undefined)?.name === 'AbortError' || (error as Error | undefined)?.name === 'TimeoutError') {
     const ranThrough = clock?.ranThrough()
     if (overrun !== undefined && ranThrough !== undefined) return overrun.error(ranThrough)
-    return new DevutilsError('TIMEOUT', `The work took longer than the ${delayMs} ms time budget and was stopped; send a smaller input`, {
-      timeBudgetMs: delayMs,
-    })
+    return timeBudgetExceeded(delayMs)
   }
   reportThreadFailure(error)
   return new DevutilsError('OVERLOADED', 'The worker thread running this call ended before it answered; it has been replaced, retry in a moment')
+}
+
+/** The 503 for work stopped past the whole time budget of its call. */
+export function timeBudgetExceeded(timeBudgetMs: number): DevutilsError {
+  return new DevutilsError('TIMEOUT', `The work took longer than the ${timeBudgetMs} ms time budget and was stopped; send a smaller input`, {
+    timeBudgetMs,
+  })
 }
 
 let threadFailureListener: (error: unknown) => void = () => {}
@@ -357,6 +390,18 @@ const operationPool = createWorkerPool(WORKER_MODULE)
 /** What a worker sends back: the result as it is, or its JSON text in UTF-8 bytes. */
 export type OperationOutput = 'value' | 'json'
 
+/** When a worker stops a task itself: past its run budget, or at the end of its call's whole budget. */
+export interface SelfStop {
+  runBudgetMs: number
+  /** The end of the whole budget, in milliseconds since the epoch as `performance.timeOrigin + performance.now()` reads them on any thread. */
+  deadline: number
+  /** The whole budget, for its error. */
+  timeBudgetMs: number
+}
+
+/** Now, as `SelfStop.deadline` counts, alike on every thread. */
+export const clockNow = () => performance.timeOrigin + performance.now()
+
 /**
  * The task `worker.ts` answers: an operation of the registry, by name, on an input already checked,
  * or on a request body still in bytes, which the worker parses and checks itself.
@@ -364,8 +409,8 @@ export type OperationOutput = 'value' | 'json'
 export type OperationTask = {
   operation: string
   output: OperationOutput
-  /** For untrusted code: the worker stops the run's synchronous work past this itself (see `Overrun.stopsItself`). */
-  runBudgetMs?: number
+  /** For untrusted code: when the worker stops the run's synchronous work itself (see `Overrun.stopsItself`). */
+  stop?: SelfStop
 } & ({ input: Record<string, unknown> } | { body: Uint8Array })
 
 /** Runs `operation.run(input)` on a worker thread for `client` within the time budget (see `execute`). */
