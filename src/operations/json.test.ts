@@ -7,7 +7,7 @@ import { execute } from '../core/execute.ts'
 import { isExactNumber } from '../core/json-value.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
-import { JSON_OFFLOAD_THRESHOLD, json, MAX_QUERY_VALUES } from './json.ts'
+import { JSON_OFFLOAD_THRESHOLD, json, MAX_QUERY_VALUES, QUERY_OFFLOAD_THRESHOLD } from './json.ts'
 
 const run = (input: Record<string, unknown>) => execute(json, input, { timeBudgetMs: 60_000 })
 const format = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
@@ -377,5 +377,20 @@ describe('json internals', () => {
     assert.ok(offloads({ input: '[]', action: 'query', path: '$..a..b' }))
     assert.ok(!offloads({ input: '[]', action: 'query', path: '$..a' }))
     assert.ok(!offloads({ input: '{"a":1}' }))
+    // Queries that may write far more than they read: several selectors in a segment always, a descendant, wildcard or slice past a small input.
+    assert.ok(offloads({ input: '[[1]]', action: 'query', path: '$[0,0][0,0]' }))
+    const wide = `[${'1,'.repeat(QUERY_OFFLOAD_THRESHOLD)}1]`
+    for (const path of ['$..a', '$.*', '$[1:]']) assert.ok(offloads({ input: wide, action: 'query', path }), path)
+    assert.ok(!offloads({ input: wide, action: 'query', path: '$[0]' }))
+  })
+
+  test('a descendant query whose matches and paths would pass the output limit is refused, off the event loop', async () => {
+    // 14 KB in: every leaf's path repeats 90 keys of 40 characters, so the answer would be about 20 MB.
+    const leaf = `[${Array(5000).fill(0).join(',')}]`
+    const input = `${`{"${'k'.repeat(40)}":`.repeat(90)}${leaf}${'}'.repeat(90)}`
+    assert.ok(json.offload!(validate(json.input, { input, action: 'query', path: '$..*' })))
+    const started = performance.now()
+    await expectRefusal(execute(json, { input, action: 'query', path: '$..*' }, { timeBudgetMs: 60_000 }), { code: 'LIMIT_EXCEEDED' })
+    assert.ok(performance.now() - started < 30_000)
   })
 })

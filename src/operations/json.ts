@@ -16,6 +16,24 @@ export const JSON_OFFLOAD_THRESHOLD = 16 * 1024
 const ACTIONS = ['format', 'minify', 'validate', 'query', 'pointer'] as const
 
 /**
+ * Inputs longer than this, queried with a wildcard, slice or descendant segment, run on a worker
+ * thread: such a query answers each match with its path, so what it writes can grow with the
+ * input's size times its depth, and its paths with the square of the input's size.
+ */
+export const QUERY_OFFLOAD_THRESHOLD = 1024
+
+/**
+ * Whether a JSONPath query, read from its text, may write much more than its input: a filter, a
+ * second descendant segment or a segment of several selectors (each a multiplier of what the
+ * segments after it match) always; a wildcard, slice or descendant segment past a small input.
+ * Characters inside quoted names count too, which only sends a few more queries to a worker.
+ */
+function queryMayOutgrow(input: string, path: string): boolean {
+  if (path.includes('?') || path.includes(',') || path.indexOf('..') !== path.lastIndexOf('..')) return true
+  return input.length > QUERY_OFFLOAD_THRESHOLD && /\.\.|\*|:/.test(path)
+}
+
+/**
  * The most values a query may gather: the values it matches, and the members of one array or object
  * that a wildcard, a slice or a filter selects from, which the query engine gathers all at once,
  * each with its path. They come beside the document read twice (as written and as values): a query
@@ -456,7 +474,7 @@ export const json = defineOperation({
     'In values (query, pointer), a number no double holds exactly is given as its text, with a warning. ' +
     '`lenient` accepts comments and trailing commas (JSONC); comments are dropped from the output with a warning. Repeated keys are reported in `warnings`. ' +
     `Text that is not JSON is a 422 with its line and column (validate answers it with valid: false); nesting deeper than ${MAX_NESTING_DEPTH} levels is a 422 LIMIT_EXCEEDED. ` +
-    `Inputs over ${JSON_OFFLOAD_THRESHOLD / 1024} KiB, and queries with a filter or more than one descendant segment, run on a worker thread within the time budget.`,
+    `Inputs over ${JSON_OFFLOAD_THRESHOLD / 1024} KiB, queries with a filter, more than one descendant segment or a segment of several selectors, and queries with a wildcard, slice or descendant segment over inputs of more than ${QUERY_OFFLOAD_THRESHOLD} characters, run on a worker thread within the time budget.`,
   input: Type.Object(
     {
       input: Type.String({
@@ -567,9 +585,7 @@ export const json = defineOperation({
       output: { result: 8, action: 'pointer', warnings: [] },
     },
   ],
-  offload: ({ input, action, path }) =>
-    input.length > JSON_OFFLOAD_THRESHOLD ||
-    (action === 'query' && path !== undefined && (path.includes('?') || path.indexOf('..') !== path.lastIndexOf('..'))),
+  offload: ({ input, action, path }) => input.length > JSON_OFFLOAD_THRESHOLD || (action === 'query' && path !== undefined && queryMayOutgrow(input, path)),
   async run({ input, action, indent, sortKeys, lenient, path, pointer }) {
     if (action === 'validate') return validateJson(input, lenient)
     if (action === 'query' && path === undefined) throw validationError('path', 'is required for query (a JSONPath query such as $.a[0])')
