@@ -89,6 +89,9 @@ describe('untrusted code over HTTP: fair to every client', () => {
     stopHolding = true
     await Promise.all(attackers)
     const slowest = Math.max(...innocent.map(({ ms }) => ms))
+    console.log(
+      `# fairness: sane calls beside 20 attackers in ${innocent.map(({ ms }) => Math.round(ms)).join(', ')} ms; the attackers' answers ${attackerSummary(attackerAnswers)}`,
+    )
     assert.deepEqual(
       innocent.map(({ code }) => code),
       ['ok', 'ok', 'ok', 'ok'],
@@ -114,3 +117,9 @@ async function postTo(app: FastifyInstance, operation: string, payload: unknown,
 }
 
 const codeOf = (response: SocketResponse) => (response.statusCode === 200 ? 'ok' : response.json().error.code)
+
+/** How many answers of each code, e.g. `OVERLOADED × 1650, LIMIT_EXCEEDED × 2`. */
+const attackerSummary = (codes: string[]) =>
+  Object.entries(Object.groupBy(codes, (code) => code))
+    .map(([code, all]) => `${code} × ${all?.length}`)
+    .join(', ')
