@@ -230,11 +230,15 @@ describe('client errors written to the socket, through a real server', () => {
   })
   after(() => app.close())
 
-  /** Sends `text` one byte every `intervalMs` and resolves with what came back when the server closed. */
-  function trickle(text: string, intervalMs: number) {
+  /**
+   * Sends `head` at once, then `text` one byte every `intervalMs`, and resolves with what came back
+   * when the connection closed. A half-open client goes on sending after the server has ended its side.
+   */
+  function trickle(text: string, intervalMs: number, { head = '', allowHalfOpen = false } = {}) {
     return new Promise<{ response: string; elapsed: number }>((resolve) => {
       const started = Date.now()
-      const socket = net.connect(port, '127.0.0.1')
+      const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen })
+      socket.write(head)
       let response = ''
       let sent = 0
       const timer = setInterval(() => {
@@ -242,8 +246,11 @@ describe('client errors written to the socket, through a real server', () => {
       }, intervalMs)
       socket.on('data', (chunk) => (response += chunk))
       socket.on('error', () => {})
+      // A connection the server never closes is given up, so that the assertion on the time tells.
+      const giveUp = setTimeout(() => socket.destroy(), 10_000)
       socket.on('close', () => {
         clearInterval(timer)
+        clearTimeout(giveUp)
         resolve({ response, elapsed: Date.now() - started })
       })
     })
@@ -265,6 +272,20 @@ describe('client errors written to the socket, through a real server', () => {
     const { response } = await trickle(`${head}{"input":"${'x'.repeat(180)}"}`, 5)
     assert.match(response, /^HTTP\/1\.1 408 /)
     assertError(envelopeOf(response), 'REQUEST_TIMEOUT')
+  })
+
+  test('a client that goes on sending, however slowly, after its refusal (413) or its timeout (408) is cut soon after its request timeout', async () => {
+    const endless = 'x'.repeat(100_000)
+    for (const [declaredLength, status, code] of [
+      [2_000_000, 413, 'PAYLOAD_TOO_LARGE'],
+      [100_000, 408, 'REQUEST_TIMEOUT'],
+    ] as const) {
+      const head = `POST /api/v1/base64 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${declaredLength}\r\n\r\n`
+      const { response, elapsed } = await trickle(endless, 5, { head, allowHalfOpen: true })
+      assert.match(response, new RegExp(`^HTTP/1\\.1 ${status} `))
+      assertError(envelopeOf(response), code)
+      assert.ok(elapsed >= 300 && elapsed < 3000, `${status}: closed after ${elapsed} ms, with a request timeout of 400 ms`)
+    }
   })
 
   test('a malformed request line gets a 400 envelope', async () => {

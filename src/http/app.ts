@@ -4,6 +4,7 @@ import type { AnyOperation } from '../core/operation.ts'
 import { servedOperations } from '../served.ts'
 import { docs, openApiDocument } from './docs.ts'
 import { errorAnswers } from './errors.ts'
+import { lingerBounds } from './lingering-close.ts'
 import { bufferedStandardOutput } from './log-output.ts'
 import { mcpRoute } from './mcp-route.ts'
 import { type LogStream, observability } from './observability.ts'
@@ -46,7 +47,7 @@ export async function buildApp({
   app.setValidatorCompiler(() => () => true)
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
 
-  await app.register(transport, { logOutput })
+  await app.register(transport, { logOutput, lingering: lingerBounds(config) })
   await app.register(errorAnswers, { bodyLimit: config.bodyLimit })
   await app.register(protection, { config, overload })
   await app.register(observability, { logStream: logDestination })

@@ -6,6 +6,7 @@ import fastifyPlugin from 'fastify-plugin'
 import { API_PREFIX } from '../core/catalogue.ts'
 import { asksForRetry, failure, JSON_CONTENT_TYPE, meta } from '../core/envelope.ts'
 import { DevutilsError, describeDefect, type ErrorCode, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
+import { closeLingering, discardLingering, type LingerBounds } from './lingering-close.ts'
 
 /** Errors Fastify raises by itself, translated into our codes and plain sentences. */
 const FASTIFY_ERRORS: Record<string, (error: FastifyLikeError, bodyLimit: number) => DevutilsError> = {
@@ -53,32 +54,39 @@ export function toDevutilsError(error: unknown, bodyLimit: number): DevutilsErro
  * Answers requests that Node's HTTP parser rejects before Fastify sees them (malformed requests,
  * oversized headers, timeouts), in the same envelope, with the headers every response carries,
  * written straight to the socket. Fastify calls it with the instance as `this`, for its logger.
+ * The connection then lingers (lingering-close.ts), so that a client still sending reads the
+ * answer: after a malformed request, Node's parser hands each later chunk here as an error again,
+ * which is only counted. A lingering connection whose request runs past its timeout ends at once.
  */
-export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy()
-    return
-  }
-  const devutilsError =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+export function clientErrorHandler(lingering: LingerBounds) {
+  return function answerClientError(this: FastifyInstance, error: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    if (!timedOut && discardLingering(socket, Buffer.isBuffer(error.rawPacket) ? error.rawPacket.length : 0)) return
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const devutilsError = timedOut
       ? new DevutilsError('REQUEST_TIMEOUT', 'The request was not received in time; the connection is closed')
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? new DevutilsError('HEADERS_TOO_LARGE', 'The request headers are too large')
         : new DevutilsError('BAD_REQUEST', 'The HTTP request is malformed')
-  const requestId = randomUUID()
-  const body = JSON.stringify(failure(devutilsError, { processingTime: 0, requestId }))
-  this.log.info({ requestId, status: devutilsError.status, code: devutilsError.code }, 'request refused before routing')
-  socket.end(
-    `HTTP/1.1 ${devutilsError.status} ${STATUS_CODES[devutilsError.status]}\r\n` +
-      `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\n` +
-      'Access-Control-Allow-Origin: *\r\n' +
-      'X-Content-Type-Options: nosniff\r\n' +
-      "Content-Security-Policy: default-src 'none'\r\n" +
-      'Connection: close\r\n\r\n' +
-      body,
-  )
+    const requestId = randomUUID()
+    const body = JSON.stringify(failure(devutilsError, { processingTime: 0, requestId }))
+    this.log.info({ requestId, status: devutilsError.status, code: devutilsError.code }, 'request refused before routing')
+    socket.write(
+      `HTTP/1.1 ${devutilsError.status} ${STATUS_CODES[devutilsError.status]}\r\n` +
+        `Content-Type: ${JSON_CONTENT_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
+        'Access-Control-Allow-Origin: *\r\n' +
+        'X-Content-Type-Options: nosniff\r\n' +
+        "Content-Security-Policy: default-src 'none'\r\n" +
+        'Connection: close\r\n\r\n' +
+        body,
+    )
+    closeLingering(socket, lingering)
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Config } from '../core/config.ts'
 import { requestIdOf } from '../core/envelope.ts'
 import { clientErrorHandler } from './errors.ts'
 import { checkCharset } from './json-body.ts'
+import { type LingerBounds, lingerAfterEarlyAnswer, lingerBounds } from './lingering-close.ts'
 import type { bufferedStandardOutput } from './log-output.ts'
 import { deferredChildLogger, LOG_BASE, type LogStream } from './observability.ts'
 
@@ -42,7 +43,7 @@ export function serverOptions(config: Config, logStream: LogStream | undefined):
     return503OnClosing: false,
     bodyLimit: config.bodyLimit,
     genReqId: (request) => requestIdOf(request.headers),
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(lingerBounds(config)),
     routerOptions: { ignoreTrailingSlash: true },
   }
 }
@@ -61,12 +62,19 @@ function parseTrustProxy(value: string | undefined): boolean | string[] | ((addr
     .filter(Boolean)
 }
 
+export interface TransportOptions {
+  logOutput?: ReturnType<typeof bufferedStandardOutput>
+  /** How long and how much a connection closed after an early answer is still read (lingerBounds). */
+  lingering: LingerBounds
+}
+
 /**
  * How requests arrive and connections end: JSON bodies kept as bytes, readiness for start-up and
- * shutdown, and the log output flushed when the server listens and closes.
+ * shutdown, a connection closed after an answer sent before the body arrived (a 413) left to
+ * linger so that the client reads it, and the log output flushed when the server listens and closes.
  */
 export const transport = fastifyPlugin(
-  async function transport(app: FastifyInstance, { logOutput }: { logOutput?: ReturnType<typeof bufferedStandardOutput> }) {
+  async function transport(app: FastifyInstance, { logOutput, lingering }: TransportOptions) {
     app.removeAllContentTypeParsers()
     // Bodies stay bytes here: each route parses its own (bodyBytes, parseJsonBody), so that a heavy
     // operation can hand a large body to a worker thread without parsing it on the event loop.
@@ -86,9 +94,10 @@ export const transport = fastifyPlugin(
     app.addHook('preClose', async () => {
       app.readiness.ready = false
     })
-    app.addHook('onSend', (_request, reply, payload, done) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       // Once shutdown has begun, no connection is kept open for a next request, so the process can exit.
       if (!app.readiness.ready) reply.header('connection', 'close')
+      if (!request.raw.complete) lingerAfterEarlyAnswer(request.raw, reply.raw, lingering)
       done(null, payload)
     })
 
