@@ -10,6 +10,9 @@ import { buildApp } from './http/app.ts'
 /**
  * Starts one server process that listens, and shuts it down gracefully on SIGTERM/SIGINT: /ready
  * turns false, new connections are refused, requests in flight finish, then the process exits.
+ * The signals stay handled until the process exits: a repeated one (a supervisor signals the whole
+ * process group, and `npm start` or a cluster's primary passes the signal on too) is logged and
+ * ignored, so the drain is never cut short. Only its deadline ends it early; SIGKILL ends it at once.
  */
 export async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config })
@@ -19,7 +22,10 @@ export async function serve(config: Config): Promise<void> {
   lowerBackgroundThreadsPriority()
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) return
+    if (stopping) {
+      app.log.info({ signal }, 'shutdown already under way: the signal is ignored while the requests in flight finish')
+      return
+    }
     stopping = true
     app.readiness.ready = false
     app.log.info({ signal }, 'shutting down: finishing the requests in flight')
@@ -36,8 +42,8 @@ export async function serve(config: Config): Promise<void> {
     app.log.info('shut down')
     process.exit(0)
   }
-  process.once('SIGTERM', stop)
-  process.once('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  process.on('SIGINT', stop)
 }
 
 /** A worker that dies this soon after starting is restarted only after a pause, so a crash loop cannot spin. */
@@ -46,6 +52,7 @@ const CRASH_LOOP_MS = 2000
 /**
  * WORKERS=n: the primary forks n server processes that share one port (node:cluster), replaces any
  * that dies, and on SIGTERM/SIGINT passes the signal on and exits when all of them have finished.
+ * As in `serve`, a repeated signal is logged and ignored: each worker drains to its own deadline.
  */
 export function serveCluster(config: Config): void {
   const log = pino({ level: config.logLevel })
@@ -69,7 +76,10 @@ export function serveCluster(config: Config): void {
     setTimeout(fork, lived < CRASH_LOOP_MS ? CRASH_LOOP_MS : 0)
   })
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return
+    if (stopping) {
+      log.info({ signal }, 'shutdown already under way: the signal is ignored while the workers finish')
+      return
+    }
     stopping = true
     log.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down the workers')
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import net from 'node:net'
+import { delimiter, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -69,11 +70,27 @@ export function spawnUntil(
   })
 }
 
-/** Starts the real service on a free port, as `npm start` does: the build, with plain node. */
-export async function startService(env: NodeJS.ProcessEnv = {}): Promise<Spawned & { port: number; url: string }> {
+/**
+ * Starts the real service on a free port, as `npm start` does: the build, with plain node. With
+ * `npmStart`, through `npm start` itself (npm, then the node it starts, from this test's Node.js).
+ * `detached` (the default with npmStart) starts it in a process group of its own, as a supervisor starts
+ * a service, so that a test can signal the whole group as systemd and `kill -- -PGID` do.
+ */
+export async function startService(
+  env: NodeJS.ProcessEnv = {},
+  { npmStart = false, detached = npmStart }: { npmStart?: boolean; detached?: boolean } = {},
+): Promise<Spawned & { port: number; url: string }> {
   const port = await freePort()
-  const spawned = await spawnUntil(process.execPath, ['--enable-source-maps', 'dist/server.js'], /Server listening|starting workers[\s\S]*Server listening/, {
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+  const [command, args] = npmStart ? ['npm', ['start']] : [process.execPath, ['--enable-source-maps', 'dist/server.js']]
+  const spawned = await spawnUntil(command, args, /Server listening|starting workers[\s\S]*Server listening/, {
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...(npmStart && { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}` }),
+      ...env,
+    },
+    detached,
   })
   return { ...spawned, port, url: `http://127.0.0.1:${port}` }
 }

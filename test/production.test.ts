@@ -333,36 +333,56 @@ describe('thread priorities of a real process', () => {
   })
 })
 
+/**
+ * A request half sent on a kept-alive connection when `signal` comes to the service's process group
+ * twice, as from a supervisor that signals the whole group (systemd's default, `kill -- -PGID`):
+ * npm, or a cluster's primary, passes each on as well, so the server gets it again while it drains.
+ * The rest of the request is sent after the signals, and must be answered.
+ */
+async function signalTwiceDuringRequest(service: Spawned & { port: number }, signal: NodeJS.Signals) {
+  const body = JSON.stringify({ input: 'in flight' })
+  const inFlight = rawRequest(
+    service.port,
+    `POST /api/v1/base64 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  )
+  // A readiness probe whose request is half sent when the signal comes, so its connection is busy.
+  const probe = rawRequest(service.port, 'GET /ready HTTP/1.1\r\nHost: x\r\n')
+  await sleep(200)
+  process.kill(-service.child.pid!, signal)
+  // A moment apart, as npm's comes: two signals of a kind sent together may reach a process as one.
+  await sleep(100)
+  process.kill(-service.child.pid!, signal)
+  await sleep(300)
+  probe.socket.write('\r\n')
+  const probeResponse = await probe.response
+  assert.match(probeResponse, /^HTTP\/1\.1 503 /)
+  assert.match(probeResponse, /"code":"OVERLOADED"/)
+  inFlight.socket.write(body.slice(5))
+  const response = await inFlight.response
+  assert.match(response, /^HTTP\/1\.1 200 /)
+  assert.match(response, /"result":"aW4gZmxpZ2h0"/)
+  const exit = await service.exited
+  assert.deepEqual(exit, { code: 0, signal: null }, service.output())
+}
+
 describe('graceful shutdown of a real process', () => {
-  test('on SIGTERM, /ready turns false, the request in flight finishes, then the process exits 0', async () => {
-    const service = await startService()
-    const body = JSON.stringify({ input: 'in flight' })
-    const inFlight = rawRequest(
-      service.port,
-      `POST /api/v1/base64 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
-    )
-    // A readiness probe whose request is half sent when the signal comes, so its connection is busy.
-    const probe = rawRequest(service.port, 'GET /ready HTTP/1.1\r\nHost: x\r\n')
-    await sleep(200)
-    service.child.kill('SIGTERM')
-    await sleep(300)
-    probe.socket.write('\r\n')
-    const probeResponse = await probe.response
-    assert.match(probeResponse, /^HTTP\/1\.1 503 /)
-    assert.match(probeResponse, /"code":"OVERLOADED"/)
-    inFlight.socket.write(body.slice(5))
-    const response = await inFlight.response
-    assert.match(response, /^HTTP\/1\.1 200 /)
-    assert.match(response, /"result":"aW4gZmxpZ2h0"/)
-    const exit = await service.exited
-    assert.equal(exit.code, 0)
-    assert.match(service.output(), /shut down/)
-  })
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`under npm start, ${signal} twice to the process group: /ready turns false, the request in flight finishes, then the process exits 0`, async () => {
+      const service = await startService({}, { npmStart: true })
+      await signalTwiceDuringRequest(service, signal)
+      assert.match(service.output(), /"msg":"shut down"/)
+      assert.match(
+        service.output(),
+        new RegExp(`"signal":"${signal}","msg":"shutdown already under way`),
+        'a repeated signal reached the server, and was ignored',
+      )
+    })
+  }
 })
 
 describe('cluster', () => {
-  test('WORKERS=2 serves on one port, replaces a dead worker, and shuts all down on SIGTERM', async () => {
-    const service = await startService({ WORKERS: '2' })
+  test('WORKERS=2 serves on one port, replaces a dead worker, and shuts all down on SIGTERM to its process group, twice, finishing the request in flight', async () => {
+    const service = await startService({ WORKERS: '2' }, { detached: true })
     const children = async () => {
       const { execFileSync } = await import('node:child_process')
       return execFileSync('pgrep', ['-P', String(service.child.pid)])
@@ -387,9 +407,9 @@ describe('cluster', () => {
     assert.ok(!replaced.includes(workers[0]), 'the dead worker was replaced')
     while ((service.output().match(/Server listening/g) ?? []).length < 3) await sleep(50)
     assert.equal((await fetch(`${service.url}/health`)).status, 200)
-    service.child.kill('SIGTERM')
-    const exit = await service.exited
-    assert.equal(exit.code, 0)
+    // Each worker gets the signal from the group and from the primary, which passes it on.
+    await signalTwiceDuringRequest(service, 'SIGTERM')
     assert.match(service.output(), /all workers have stopped/)
+    assert.match(service.output(), /"signal":"SIGTERM","msg":"shutdown already under way/)
   })
 })
