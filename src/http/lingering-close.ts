@@ -23,7 +23,7 @@ const discarders = new WeakMap<Socket, (bytes: number) => void>()
  * whole request: its own side is shut once the answer is written, and what the client still sends
  * is read and discarded until the client closes its side, past `maxBytes` or after `maxMs`. Closed
  * at once, the unread bytes make the kernel reset the connection, and a client still sending
- * (undici's fetch, Python's requests) reports that reset instead of the answer it was sent.
+ * (undici's fetch, Python's urllib) reports that reset instead of the answer it was sent.
  * What arrives is handed to `discardLingering`.
  */
 export function closeLingering(socket: Socket, { maxBytes, maxMs }: LingerBounds): void {
