@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { type Config, DEFAULT_CONFIG } from '../core/config.ts'
+import { describeDefect } from '../core/errors.ts'
 import type { AnyOperation } from '../core/operation.ts'
+import { onThreadFailure } from '../core/pool.ts'
 import { servedOperations } from '../served.ts'
 import { docs, openApiDocument } from './docs.ts'
 import { errorAnswers } from './errors.ts'
@@ -41,6 +43,8 @@ export async function buildApp({
   const logOutput = logging && !logStream ? bufferedStandardOutput() : undefined
   const logDestination = logging ? (logStream ?? logOutput?.destination) : undefined
   const app = Fastify(serverOptions(config, logDestination))
+  // A worker thread's failure is answered to its request, if it had one; the log hears of it here.
+  onThreadFailure((error) => app.log.error({ defect: describeDefect(error) }, 'a worker thread failed'))
 
   // Route schemas are the operations' TypeBox schemas, but validation is core's job, the same for
   // every surface: here they only feed the OpenAPI document.
