@@ -5,7 +5,7 @@ import { cpuTimeOf, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { validate } from '../core/validate.ts'
-import { CSV_OFFLOAD_THRESHOLD, csvJson, MAX_FIELDS_PER_RECORD } from './csv-json.ts'
+import { CSV_OFFLOAD_THRESHOLD, csvJson, JSON_TO_CSV_OFFLOAD_THRESHOLD, MAX_FIELDS_PER_RECORD, RELAXED_CSV_OFFLOAD_THRESHOLD } from './csv-json.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine can slow the workers a lot.
 const run = (input: Record<string, unknown>) => execute(csvJson, input, { timeBudgetMs: 60_000 })
@@ -320,5 +320,26 @@ describe('csv-json round trip and heavy inputs', () => {
     const viaWorker = await run({ input: csv, dynamicTyping: true })
     assert.deepEqual(viaWorker, await csvJson.run(input))
     await rejects({ input: `${csv}\n1,"open` }, 'INVALID_INPUT', /line 20002/)
+  })
+
+  test('outputs that can grow with the square of the input run on a worker sooner: relaxed csvToJson, and jsonToCsv', async () => {
+    const offloads = (fields: Record<string, unknown>) => csvJson.offload!(validate(csvJson.input, fields))
+    // A string counts as its length plus two (see isLargerThan).
+    const text = (size: number) => 'x'.repeat(size - 2)
+    assert.equal(offloads({ input: text(RELAXED_CSV_OFFLOAD_THRESHOLD), relaxColumnCount: true }), false)
+    assert.equal(offloads({ input: text(RELAXED_CSV_OFFLOAD_THRESHOLD + 1), relaxColumnCount: true }), true)
+    assert.equal(offloads({ input: text(RELAXED_CSV_OFFLOAD_THRESHOLD + 1) }), false)
+    // jsonToCsv measures input and columns together, as one array.
+    assert.equal(offloads({ input: text(JSON_TO_CSV_OFFLOAD_THRESHOLD - 8), action: 'jsonToCsv' }), false)
+    assert.equal(offloads({ input: text(JSON_TO_CSV_OFFLOAD_THRESHOLD + 1), action: 'jsonToCsv' }), true)
+    const columns = Array.from({ length: JSON_TO_CSV_OFFLOAD_THRESHOLD / 4 }, (_, i) => `c${i}`)
+    assert.equal(offloads({ input: [{}], action: 'jsonToCsv', columns: columns.slice(0, 16) }), false)
+    assert.equal(offloads({ input: [{}], action: 'jsonToCsv', columns }), true)
+    // Rows of one key each: as many columns as rows, and every row written in full.
+    const sparse = Array.from({ length: 600 }, (_, i) => ({ [`k${i}`]: i }))
+    assert.equal(offloads({ input: sparse, action: 'jsonToCsv' }), true)
+    const viaWorker = await run({ input: sparse, action: 'jsonToCsv' })
+    assert.deepEqual(viaWorker, await csvJson.run(validate(csvJson.input, { input: sparse, action: 'jsonToCsv' })))
+    assert.equal(viaWorker.rows, 600)
   })
 })

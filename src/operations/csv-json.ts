@@ -9,6 +9,18 @@ import { defineOperation, withDefault } from '../core/operation.ts'
  * worker thread; below the line a thread hop would cost more than it saves (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 export const CSV_OFFLOAD_THRESHOLD = 64 * 1024
+/**
+ * csvToJson with relaxColumnCount pads every short row to the header's width, so its output grows
+ * with the header's length times the rows' count, the square of a short input's: such inputs run on
+ * a worker thread from this many characters.
+ */
+export const RELAXED_CSV_OFFLOAD_THRESHOLD = 1024
+/**
+ * jsonToCsv writes a field for every column in every row of objects, so sparse rows make an output
+ * that grows with the square of the input's size: such inputs (with `columns`) run on a worker thread
+ * from this size, measured as CSV_OFFLOAD_THRESHOLD is.
+ */
+export const JSON_TO_CSV_OFFLOAD_THRESHOLD = 2 * 1024
 
 const DELIMITERS = [',', ';', '\t', '|'] as const
 type Delimiter = (typeof DELIMITERS)[number]
@@ -356,7 +368,7 @@ export const csvJson = defineOperation({
     `A record of more than ${MAX_FIELDS_PER_RECORD.toLocaleString('en-US')} fields is a 422 LIMIT_EXCEEDED with its line. ` +
     'jsonToCsv writes an array of objects (columns: every key, in first-seen order across all rows, or `columns`) or of arrays as CSV, nested values as JSON text and null as an empty field. ' +
     'csvToJson(jsonToCsv(x)) gives back x for rows of string values. Results over 16 MiB are refused (422 LIMIT_EXCEEDED) before they are built. ' +
-    `Inputs over ${CSV_OFFLOAD_THRESHOLD / 1024} KiB run on a worker thread, off the event loop, within the time budget (503 TIMEOUT past it).`,
+    `Inputs over ${CSV_OFFLOAD_THRESHOLD / 1024} KiB, csvToJson with \`relaxColumnCount\` over ${RELAXED_CSV_OFFLOAD_THRESHOLD / 1024} KiB and jsonToCsv over ${JSON_TO_CSV_OFFLOAD_THRESHOLD / 1024} KiB (whose outputs can grow with the square of the input) run on a worker thread, off the event loop, within the time budget (503 TIMEOUT past it).`,
   input: Type.Object(
     {
       // Plain JSON Schema rather than Type.Union and Type.Object: TypeBox's defaulting rebuilds such
@@ -513,7 +525,10 @@ export const csvJson = defineOperation({
       output: { result: 'name,age\nAda,36\nGrace,85\n', action: 'jsonToCsv', rows: 2, columns: ['name', 'age'] },
     },
   ],
-  offload: ({ input }) => isLargerThan(input, CSV_OFFLOAD_THRESHOLD),
+  offload: ({ input, action, relaxColumnCount, columns }) =>
+    action === 'csvToJson'
+      ? isLargerThan(input, relaxColumnCount ? RELAXED_CSV_OFFLOAD_THRESHOLD : CSV_OFFLOAD_THRESHOLD)
+      : isLargerThan([input, columns], JSON_TO_CSV_OFFLOAD_THRESHOLD),
   run({ input, action, delimiter, header, dynamicTyping, skipEmptyLines, relaxColumnCount, columns, newline, quoteAll, escapeFormulae }) {
     if (action === 'csvToJson') {
       if (typeof input !== 'string') throw validationError('input', 'must be CSV text (a string) for csvToJson; arrays are for jsonToCsv')
