@@ -43,10 +43,7 @@ let service = await FuzzService.start()
 const failed: string[] = []
 let worstPeak = 0
 for (const operation of chosen) {
-  if (service.ended !== undefined) {
-    await service.stop()
-    service = await FuzzService.start()
-  }
+  service = await service.renewedIfSpent()
   const report = await fuzzOperation(service, operation, servedOperations, {
     seed,
     lanes: Number(values.lanes),

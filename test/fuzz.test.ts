@@ -7,7 +7,7 @@ import { FUZZ_BOUNDS, FuzzService } from './fuzz/service.ts'
 /** The slice `npm test` runs: always the same requests. `npm run fuzz` runs longer, from a random seed. */
 const SEED = 20_261_128
 const LANES = 4
-const RUNS_PER_LANE = 5
+const RUNS_PER_LANE = 15
 
 describe('fuzz: hostile requests derived from every operation’s schema and examples, to the built service', {
   skip: process.platform !== 'linux' && 'memory is read from /proc',
@@ -21,11 +21,7 @@ describe('fuzz: hostile requests derived from every operation’s schema and exa
 
   for (const operation of servedOperations) {
     test(`${operation.name}: every answer an envelope in time, never a 500; /health prompt; memory bounded; the process alive`, async (t) => {
-      // A process an earlier operation ended was reported there; this operation gets a new one.
-      if (service.ended !== undefined) {
-        await service.stop()
-        service = await FuzzService.start()
-      }
+      service = await service.renewedIfSpent()
       const report = await fuzzOperation(service, operation, servedOperations, { seed: SEED, lanes: LANES, numRuns: RUNS_PER_LANE })
       peakRssBytes = Math.max(peakRssBytes, report.peakRssBytes)
       t.diagnostic(describeReport(report))

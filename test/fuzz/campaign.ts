@@ -30,6 +30,10 @@ export interface OperationReport {
   outcomes: Record<string, number>
   /** The slowest /health poll, and its control's latency. */
   health: HealthRecord
+  /** The same while the examples ran first, loading what the operation loads on first use: told, not judged. */
+  warmHealth: HealthRecord
+  /** The RSS when the operation's fuzz began (what earlier work left), and its peak during it. */
+  rssAtStartBytes: number
   peakRssBytes: number
   elapsedMs: number
   /** Each broken guarantee, with what replays it. */
@@ -60,9 +64,11 @@ export async function fuzzOperation(
   registry: readonly AnyOperation[],
   options: CampaignOptions,
 ): Promise<OperationReport> {
+  await service.settleHealth()
   await warm(service, operation)
-  await service.takeHealth()
+  const warmHealth = await service.settleHealth()
   service.resetPeakMemory()
+  const rssAtStartBytes = service.memory()
   const started = performance.now()
   const outcomes: Record<string, number> = {}
   const sent: Sent[] = []
@@ -116,7 +122,7 @@ export async function fuzzOperation(
   }
   if (health.failures.length > 0) failures.push(`/health failed: ${health.failures.join(', ')}`)
   const ended = service.ended
-  const peakRssBytes = ended === undefined ? service.peakMemory() : 0
+  const peakRssBytes = service.peakMemory()
   if (ended !== undefined) failures.push(ended)
   if (peakRssBytes > FUZZ_BOUNDS.rssBytes) failures.push(`peak RSS ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB (at most ${FUZZ_BOUNDS.rssBytes / 2 ** 20})`)
   return {
@@ -124,6 +130,8 @@ export async function fuzzOperation(
     requests: sent.length,
     outcomes,
     health,
+    warmHealth,
+    rssAtStartBytes,
     peakRssBytes,
     elapsedMs: performance.now() - started,
     failures,
@@ -137,5 +145,5 @@ export function describeReport(report: OperationReport): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([outcome, count]) => `${outcome} ×${count}`)
     .join(', ')
-  return `${report.operation}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s (${outcomes}); /health at worst ${Math.round(report.health.healthMs)} ms (control ${Math.round(report.health.controlMs)} ms); peak RSS ${(report.peakRssBytes / 2 ** 20).toFixed(0)} MiB`
+  return `${report.operation}: ${report.requests} requests in ${(report.elapsedMs / 1000).toFixed(1)} s (${outcomes}); /health at worst ${Math.round(report.health.healthMs)} ms (control ${Math.round(report.health.controlMs)} ms, ${Math.round(report.warmHealth.healthMs)} ms while warming up); RSS ${(report.rssAtStartBytes / 2 ** 20).toFixed(0)} MiB at the start, at most ${(report.peakRssBytes / 2 ** 20).toFixed(0)} MiB`
 }

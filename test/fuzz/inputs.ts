@@ -99,19 +99,19 @@ const codePoints = (text: string) => [...text].length
 const utf8InJson = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2
 
 /**
- * How many copies of `unit` to make: around the field's bounds, small counts, and enough to fill
- * `room` bytes of a body (and a little more, which the body limit must refuse).
+ * How many copies of `unit` to make: small counts, around the field's bounds (one past its
+ * maxLength, which must be refused), and, where the field allows it, enough to fill `room` bytes of
+ * a body (and a little more, which the body limit must refuse).
  */
 function repeatCounts(unit: string, schema: JsonSchema, room: number): number[] {
-  const counts = [1, 2, 17, 100, 1000]
   const perUnit = Math.max(1, codePoints(unit))
+  const fill = Math.floor(room / Math.max(1, utf8InJson(unit)))
+  const most = typeof schema.maxLength === 'number' ? Math.min(Math.floor(schema.maxLength / perUnit) + 1, fill + 64) : fill + 64
+  const counts = [1, 2, 17, 100, 1000, fill, Math.floor(fill / 2), fill + 64]
   for (const bound of [schema.maxLength, schema.minLength]) {
     if (typeof bound === 'number') counts.push(Math.floor(bound / perUnit), Math.floor(bound / perUnit) + 1)
   }
-  const bytesPerUnit = Math.max(1, utf8InJson(unit))
-  const fill = Math.floor(room / bytesPerUnit)
-  counts.push(fill, Math.floor(fill / 2), fill + 64)
-  return [...new Set(counts.filter((count) => count >= 0 && count <= fill + 64))]
+  return [...new Set(counts.filter((count) => count >= 0 && count <= most))]
 }
 
 /** `unit` repeated to one of the interesting lengths. */
@@ -140,16 +140,38 @@ function stringArbitrary(operation: AnyOperation, schema: JsonSchema, room: numb
   return fc.oneof(...choices)
 }
 
-/** Numbers at and around every bound, JavaScript's and the schema's: JsonText where JSON.stringify would change them. */
+/**
+ * Numbers at and around every bound, JavaScript's and the schema's, most of them within the
+ * schema's range (so that they reach `run`), some past it; JsonText where JSON.stringify would
+ * change them (-0, integers past 2^53, exponents past a double's).
+ */
 function numberArbitrary(schema: JsonSchema): fc.Arbitrary<unknown> {
   const { minimum, maximum } = schema as { minimum?: number; maximum?: number }
-  const edges: unknown[] = [0, 1, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1), 1e308, -1e308, 5e-324, 0.5, 1.5, -0.5]
-  edges.push(...['-0', '9007199254740992', '9007199254740993', '-9007199254740993', '1e400', '-1e400', '1E-400', '0.1e1'].map((text) => new JsonText(text)))
-  for (const bound of [minimum, maximum]) if (typeof bound === 'number') edges.push(bound, bound - 1, bound + 1, bound + 0.5, bound - 0.5)
-  const low = typeof minimum === 'number' ? minimum : -(2 ** 31)
-  const high = typeof maximum === 'number' ? maximum : 2 ** 31
-  const inRange = schema.type === 'integer' ? fc.integer({ min: Math.ceil(low), max: Math.floor(high) }) : fc.double({ min: low, max: high, noNaN: true })
-  return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...edges) }, { weight: 2, arbitrary: inRange })
+  const low = typeof minimum === 'number' ? minimum : Number.NEGATIVE_INFINITY
+  const high = typeof maximum === 'number' ? maximum : Number.POSITIVE_INFINITY
+  const candidates: number[] = [0, 1, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1), 1e308, -1e308, 5e-324, 0.5, 1.5, -0.5]
+  for (const bound of [minimum, maximum]) if (typeof bound === 'number') candidates.push(bound, bound - 1, bound + 1, bound + 0.5, bound - 0.5)
+  const allowed = (value: number) => Number.isFinite(value) && value >= low && value <= high && (schema.type !== 'integer' || Number.isInteger(value))
+  const texts: Array<[string, number]> = [
+    ['-0', 0],
+    ['0.1e1', 1],
+    ['9007199254740992', 2 ** 53],
+    ['9007199254740993', 2 ** 53],
+    ['-9007199254740993', -(2 ** 53)],
+    ['1e400', Number.POSITIVE_INFINITY],
+    ['-1e400', Number.NEGATIVE_INFINITY],
+    ['1E-400', 0],
+  ]
+  const edges = [...candidates.map((value) => [value, value] as const), ...texts.map(([text, value]) => [new JsonText(text), value] as const)]
+  const within = edges.filter(([, value]) => allowed(value)).map(([edge]) => edge)
+  const beyond = edges.filter(([, value]) => !allowed(value)).map(([edge]) => edge)
+  const [from, to] = [Math.max(low, -(2 ** 31)), Math.min(high, 2 ** 31)]
+  const inRange = schema.type === 'integer' ? fc.integer({ min: Math.ceil(from), max: Math.floor(to) }) : fc.double({ min: from, max: to, noNaN: true })
+  return fc.oneof(
+    { weight: 4, arbitrary: within.length > 0 ? fc.constantFrom(...within) : inRange },
+    { weight: 2, arbitrary: inRange },
+    { weight: 1, arbitrary: fc.constantFrom(...beyond) },
+  )
 }
 
 /** Nesting as text: arrays or objects `depth` deep, around the limit of 100 and far past it. */

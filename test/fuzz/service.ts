@@ -65,25 +65,38 @@ async function loop() {
     polls++
     record(health.ms, tick.controlMs, tick.at)
     if (health.failure && failures.length < 5) failures.push(health.failure)
+    if (settled !== null) take()
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, workerData.intervalMs - health.ms)))
   }
 }
+let settled = null
 parentPort.on('message', (message) => {
-  if (message === 'take') {
+  if (message === 'settle') {
+    settled = () => parentPort.postMessage({ ...worst, polls, failures })
+    if (waiting === null) take()
+  } else if (message === 'take') {
     if (waiting !== null) {
       const waited = performance.now() - waiting.started
       record(waited, waiting.controlMs ?? waited, waiting.at)
     }
     parentPort.postMessage({ ...worst, polls, failures })
-    worst = none()
-    polls = 0
-    failures = []
+    reset()
   } else if (message === 'stop') {
     stopped = true
     for (const agent of agents) agent.destroy()
     parentPort.close()
   }
 })
+function reset() {
+  worst = none()
+  polls = 0
+  failures = []
+}
+function take() {
+  settled()
+  settled = null
+  reset()
+}
 loop()
 `
 
@@ -107,7 +120,14 @@ export interface Answer {
   elapsedMs: number
 }
 
-const kibibytes = (field: string, status: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024
+/** A memory figure of a process from /proc/<pid>/status, in bytes; 0 once the process is gone. */
+function memoryFigure(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024
+  } catch {
+    return 0
+  }
+}
 
 /** The built service, started as production runs it, with a watch on its health and memory. */
 export class FuzzService {
@@ -138,11 +158,20 @@ export class FuzzService {
     return `the process ended (${signalCode ?? `exit code ${exitCode}`}); its last output:\n${this.spawned.output().slice(-2000)}`
   }
 
-  /** The worst `/health` poll and the failures since the last call. */
+  /** The worst `/health` poll and the failures since the last call, a poll still waiting with what it has waited. */
   takeHealth(): Promise<HealthRecord> {
+    return this.askPoller('take')
+  }
+
+  /** The same, once the poll under way has its answer: what follows starts with a fresh poll. */
+  settleHealth(): Promise<HealthRecord> {
+    return this.askPoller('settle')
+  }
+
+  private askPoller(message: 'take' | 'settle'): Promise<HealthRecord> {
     return new Promise((resolve) => {
       this.poller.once('message', resolve)
-      this.poller.postMessage('take')
+      this.poller.postMessage(message)
     })
   }
 
@@ -155,9 +184,14 @@ export class FuzzService {
     }
   }
 
+  /** The RSS now, in bytes. */
+  memory(): number {
+    return memoryFigure(this.pid, 'VmRSS')
+  }
+
   /** The peak RSS (VmHWM) since the last reset, in bytes. */
   peakMemory(): number {
-    return kibibytes('VmHWM', readFileSync(`/proc/${this.pid}/status`, 'utf8'))
+    return memoryFigure(this.pid, 'VmHWM')
   }
 
   /**
@@ -219,6 +253,16 @@ export class FuzzService {
       .split('\n')
       .filter((line) => line.includes(requestId) && /"level":(50|60)/.test(line))
     return lines.length === 0 ? '' : `; the server logged: ${truncated(lines.join('\n'), 1500)}`
+  }
+
+  /**
+   * This service, or a new one where this one has ended or holds more than the memory bound: the
+   * operation that did it has been reported, and the next is judged on a process of its own.
+   */
+  async renewedIfSpent(): Promise<FuzzService> {
+    if (this.ended === undefined && this.memory() <= FUZZ_BOUNDS.rssBytes) return this
+    await this.stop()
+    return FuzzService.start()
   }
 
   async stop(): Promise<void> {
