@@ -3,7 +3,8 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { base32 } from './base32.ts'
+import { validate } from '../core/validate.ts'
+import { base32, OFFLOAD_LENGTH } from './base32.ts'
 
 const run = (input: Record<string, unknown>) => execute(base32, input)
 const decode = (input: string, variant = 'rfc4648', outputEncoding = 'utf8') => run({ input, action: 'decode', variant, outputEncoding })
@@ -140,5 +141,13 @@ describe('base32', () => {
         assert.equal((await decode(String(encoded.result), variant)).result, text)
       }),
     )
+  })
+})
+
+describe('base32: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => base32.offload!(validate(base32.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

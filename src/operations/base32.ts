@@ -6,6 +6,13 @@ import { invalidInput, validationError } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: encoding and decoding are linear, but a longer
+ * input would hold the event loop for tens of milliseconds (docs/PERFORMANCE.md, "Offload
+ * thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 type Variant = 'rfc4648' | 'hex' | 'crockford'
 
 interface VariantSpec {
@@ -201,6 +208,7 @@ export const base32 = defineOperation({
       output: { result: 'ff', action: 'decode' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, variant, padding, inputEncoding, outputEncoding }) {
     if (variant === 'crockford' && padding === true) throw validationError('padding', 'must not be true with variant crockford, which never pads')
     if (action === 'encode') {

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { base64 } from './base64.ts'
+import { validate } from '../core/validate.ts'
+import { base64, OFFLOAD_LENGTH } from './base64.ts'
 
 const run = (input: Record<string, unknown>) => execute(base64, input)
 const rejects = (input: Record<string, unknown>, pattern: RegExp) => expectRefusal(run(input), { code: 'INVALID_INPUT', message: pattern })
@@ -91,5 +92,13 @@ describe('base64', () => {
         assert.equal((await run({ input: encoded.result, action: 'decode', outputEncoding: 'hex' })).result, hex)
       }),
     )
+  })
+})
+
+describe('base64: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => base64.offload!(validate(base64.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

@@ -4,6 +4,13 @@ import { showCharacterAt } from '../core/charsets.ts'
 import { invalidInput } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: encoding is native, but wrapping it in short
+ * lines or decoding a lax input is not, and past this length holds the event loop for tens of
+ * milliseconds (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 const STANDARD = 1
 const URL_SAFE = 2
 /** For each char code: 0 = not base64, STANDARD/URL_SAFE = only in that alphabet, both bits = in both. */
@@ -173,6 +180,7 @@ export const base64 = defineOperation({
       output: { result: 'ff00', action: 'decode' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, variant, padding, lineLength, strict, inputEncoding, outputEncoding }) {
     const pad = padding ?? variant === 'standard'
     if (action === 'encode') {

@@ -4,7 +4,8 @@ import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
-import { binaryText } from './binary-text.ts'
+import { validate } from '../core/validate.ts'
+import { binaryText, OFFLOAD_LENGTH } from './binary-text.ts'
 
 const run = (input: Record<string, unknown>) => execute(binaryText, input)
 const result = async (input: Record<string, unknown>) => (await run(input)).result
@@ -105,5 +106,13 @@ describe('binary-text', () => {
         assert.equal(await result({ input: `0b${bitsOf(bytes).join(',0b')}`, action: 'binaryToText', encoding: 'latin1' }), bytes.length ? text : '')
       }),
     )
+  })
+})
+
+describe('binary-text: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => binaryText.offload!(validate(binaryText.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

@@ -2,6 +2,13 @@ import { Type } from 'typebox'
 import { BINARY_DIGITS, decodeText, encodeText, formatBytes, readBytes, textEncodingField } from '../core/byte-digits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: each byte becomes eight digits and a separator,
+ * linear but enough to hold the event loop for tens of milliseconds past this length
+ * (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 export const binaryText = defineOperation({
   name: 'binary-text',
   category: 'converters',
@@ -46,6 +53,7 @@ export const binaryText = defineOperation({
     { summary: 'UTF-8 bytes without a separator', input: { input: 'é', separator: '' }, output: { result: '1100001110101001', action: 'textToBinary' } },
     { summary: 'One byte per character with Latin-1', input: { input: 'é', encoding: 'latin1' }, output: { result: '11101001', action: 'textToBinary' } },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, encoding, separator }) {
     if (action === 'textToBinary') return { result: formatBytes(encodeText(input, encoding), BINARY_DIGITS, separator), action }
     return { result: decodeText(readBytes(input, BINARY_DIGITS), encoding), action }

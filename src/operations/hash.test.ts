@@ -8,7 +8,8 @@ import { blake2b, blake2s, blake3, keccak, whirlpool } from 'hash-wasm'
 import { expectRefusal } from '../../test/expect.ts'
 import { algorithmPattern, canonicalAlgorithm, HASH_SLICE_BYTES } from '../core/digest.ts'
 import { execute } from '../core/execute.ts'
-import { HASH_ALGORITHMS, hash } from './hash.ts'
+import { validate } from '../core/validate.ts'
+import { HASH_ALGORITHMS, hash, OFFLOAD_LENGTH } from './hash.ts'
 
 const run = (input: Record<string, unknown>) => execute(hash, input)
 const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
@@ -399,7 +400,8 @@ describe('hash', () => {
   test('concurrent large inputs, interleaving their slices, keep their states apart', async () => {
     const inputs = Array.from({ length: 6 }, () => randomBytes(2 * HASH_SLICE_BYTES + 11))
     for (const algorithm of ['blake3', 'crc32', 'sha3-256'] as const) {
-      const answers = await Promise.all(inputs.map((bytes) => run({ input: bytes.toString('base64'), inputEncoding: 'base64', algorithm })))
+      // Latin-1, not base64: these stay in process, where the slices interleave.
+      const answers = await Promise.all(inputs.map((bytes) => run({ input: bytes.toString('latin1'), inputEncoding: 'latin1', algorithm })))
       for (const [index, bytes] of inputs.entries()) {
         assert.equal(answers[index].result, await oneShotHex(algorithm, bytes), `${algorithm}, input ${index}`)
       }
@@ -491,5 +493,16 @@ describe('hash', () => {
     await refuses({ input: 'abc', algorithm: 'shake128', length: 12 }, 'VALIDATION_ERROR', /^length must be a multiple of 8/)
     await refuses({ input: 'abc', algorithm: 'shake128', length: 0 }, 'VALIDATION_ERROR', /^length must be >= 8/)
     await refuses({ input: 'abc', algorithm: 'blake3', length: 16_392 }, 'VALIDATION_ERROR', /^length must be <= 16384/)
+  })
+})
+
+describe('hash: where it runs', () => {
+  test(`hex or base64 inputs over ${OFFLOAD_LENGTH} characters are decoded on a worker thread; text, hashed in slices, stays`, () => {
+    const offloads = (input: string, inputEncoding: string) => hash.offload!(validate(hash.input, { input, inputEncoding }))
+    for (const encoding of ['hex', 'base64']) {
+      assert.equal(offloads('0'.repeat(OFFLOAD_LENGTH), encoding), false, encoding)
+      assert.equal(offloads('0'.repeat(OFFLOAD_LENGTH + 1), encoding), true, encoding)
+    }
+    for (const encoding of ['utf8', 'latin1']) assert.equal(offloads('0'.repeat(4 * OFFLOAD_LENGTH), encoding), false, encoding)
   })
 })

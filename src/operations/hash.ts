@@ -8,6 +8,15 @@ import { validationError } from '../core/errors.ts'
 import { loadHashWasm } from '../core/hash-wasm.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Hex or base64 inputs longer than this are read and hashed on a worker thread: decoding them is
+ * JavaScript, linear but slow enough past this length to hold the event loop for tens of
+ * milliseconds. Text needs no such help: it becomes bytes natively, and hashing yields to the
+ * event loop between slices (see `updateInSlices`) (docs/PERFORMANCE.md, "Offload thresholds and
+ * cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 export const HASH_ALGORITHMS = [
   'md5',
   'sha1',
@@ -270,6 +279,7 @@ export const hash = defineOperation({
     },
   ],
   verdict: { field: 'matches', failure: 'the hash does not match --expected' },
+  offload: ({ input, inputEncoding }) => (inputEncoding === 'hex' || inputEncoding === 'base64') && input.length > OFFLOAD_LENGTH,
   async run({ input, algorithm: spelling, inputEncoding, length, encoding, uppercase, expected }) {
     if (uppercase && encoding !== 'hex') throw validationError('uppercase', `applies only to encoding hex; ${encoding} is case-sensitive`)
     const algorithm = canonicalAlgorithm<HashAlgorithm>(spelling)

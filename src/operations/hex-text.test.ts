@@ -3,7 +3,8 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { hexText } from './hex-text.ts'
+import { validate } from '../core/validate.ts'
+import { hexText, OFFLOAD_LENGTH } from './hex-text.ts'
 
 const run = (input: Record<string, unknown>) => execute(hexText, input)
 const result = async (input: Record<string, unknown>) => (await run(input)).result
@@ -91,5 +92,13 @@ describe('hex-text', () => {
         assert.equal(await result({ input: hex, action: 'hexToText', encoding: 'latin1' }), text)
       }),
     )
+  })
+})
+
+describe('hex-text: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => hexText.offload!(validate(hexText.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

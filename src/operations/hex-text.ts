@@ -2,6 +2,13 @@ import { Type } from 'typebox'
 import { decodeText, encodeText, formatBytes, HEX_DIGITS, readBytes, textEncodingField } from '../core/byte-digits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: each byte becomes two digits and a separator,
+ * linear but enough to hold the event loop for tens of milliseconds past this length
+ * (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 export const hexText = defineOperation({
   name: 'hex-text',
   category: 'converters',
@@ -51,6 +58,7 @@ export const hexText = defineOperation({
       output: { result: 'ÿþ', action: 'hexToText' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, encoding, separator, uppercase }) {
     if (action === 'textToHex') return { result: formatBytes(encodeText(input, encoding), HEX_DIGITS, separator, uppercase), action }
     return { result: decodeText(readBytes(input, HEX_DIGITS), encoding), action }

@@ -6,7 +6,8 @@ import { createHMAC, createSHA3, createSHA256 } from 'hash-wasm'
 import { expectRefusal } from '../../test/expect.ts'
 import { HASH_SLICE_BYTES } from '../core/digest.ts'
 import { execute } from '../core/execute.ts'
-import { HMAC_ALGORITHMS, hmac } from './hmac.ts'
+import { validate } from '../core/validate.ts'
+import { HMAC_ALGORITHMS, hmac, OFFLOAD_LENGTH } from './hmac.ts'
 
 const run = (input: Record<string, unknown>) => execute(hmac, input)
 const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
@@ -291,5 +292,16 @@ describe('hmac', () => {
     await refuses({ input: 'x', key: 'k', encoding: 'binary' }, 'VALIDATION_ERROR', /^encoding must be one of/)
     await refuses({ input: 'x', key: 'k', uppercase: true }, 'VALIDATION_ERROR', /^uppercase is not a known field/)
     assert.equal((await run({ input: 'x', key: 'k'.repeat(4096) })).algorithm, 'sha256')
+  })
+})
+
+describe('hmac: where it runs', () => {
+  test(`hex or base64 inputs over ${OFFLOAD_LENGTH} characters are decoded on a worker thread; text, hashed in slices, stays`, () => {
+    const offloads = (input: string, inputEncoding: string) => hmac.offload!(validate(hmac.input, { input, inputEncoding, key: 'k' }))
+    for (const encoding of ['hex', 'base64']) {
+      assert.equal(offloads('0'.repeat(OFFLOAD_LENGTH), encoding), false, encoding)
+      assert.equal(offloads('0'.repeat(OFFLOAD_LENGTH + 1), encoding), true, encoding)
+    }
+    for (const encoding of ['utf8', 'latin1']) assert.equal(offloads('0'.repeat(4 * OFFLOAD_LENGTH), encoding), false, encoding)
   })
 })

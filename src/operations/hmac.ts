@@ -5,6 +5,15 @@ import { algorithmField, canonicalAlgorithm, DIGEST_ENCODINGS, digestEncodingFie
 import { invalidInput, isDevutilsError } from '../core/errors.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Hex or base64 inputs longer than this are read and authenticated on a worker thread: decoding them is
+ * JavaScript, linear but slow enough past this length to hold the event loop for tens of
+ * milliseconds. Text needs no such help: it becomes bytes natively, and the code yields to the
+ * event loop between slices (see `updateInSlices`) (docs/PERFORMANCE.md, "Offload thresholds and
+ * cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 export const HMAC_ALGORITHMS = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512', 'sha3-256', 'sha3-384', 'sha3-512'] as const
 type HmacAlgorithm = (typeof HMAC_ALGORITHMS)[number]
 
@@ -94,6 +103,7 @@ export const hmac = defineOperation({
     },
   ],
   verdict: { field: 'matches', failure: 'the HMAC does not match --expected' },
+  offload: ({ input, inputEncoding }) => (inputEncoding === 'hex' || inputEncoding === 'base64') && input.length > OFFLOAD_LENGTH,
   async run({ input, key, keyEncoding, algorithm: spelling, inputEncoding, encoding, expected }) {
     const algorithm = canonicalAlgorithm<HmacAlgorithm>(spelling)
     const mac = createHmac(algorithm, keyBytes(key, keyEncoding))

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict'
-import { describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { DecodingMode, decodeHTML } from 'entities'
 import fc from 'fast-check'
 import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
-import { htmlEntity } from './html-entity.ts'
+import { closeWorkerPool } from '../core/pool.ts'
+import { validate } from '../core/validate.ts'
+import { htmlEntity, OFFLOAD_LENGTH } from './html-entity.ts'
 
 const run = (input: Record<string, unknown>) => execute(htmlEntity, input)
 const encode = async (input: string, scope = 'minimal', format = 'named') => (await run({ input, scope, format })).result as string
@@ -198,4 +200,20 @@ describe('html-entity', () => {
       { numRuns: 200 },
     )
   })
+})
+
+describe('html-entity: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => htmlEntity.offload!(validate(htmlEntity.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
+  })
+
+  test('a large input gives the same answer on a worker thread as in process', async () => {
+    const fields = { input: '<p>Café & crème 🎉</p>\n'.repeat(2000), scope: 'all' }
+    assert.equal(htmlEntity.offload!(validate(htmlEntity.input, fields)), true)
+    assert.deepEqual(await execute(htmlEntity, fields, { timeBudgetMs: 60_000 }), await htmlEntity.run(validate(htmlEntity.input, fields)))
+  })
+
+  after(() => closeWorkerPool())
 })

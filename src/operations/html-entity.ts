@@ -5,6 +5,13 @@ import { invalidInput } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: encoding writes a reference of several characters
+ * for most characters (every one, with scope all), which past this length holds the event loop for
+ * tens of milliseconds (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 32 * 1024
+
 type Scope = 'minimal' | 'nonAscii' | 'all'
 type Format = 'named' | 'decimal' | 'hex'
 
@@ -204,6 +211,7 @@ export const htmlEntity = defineOperation({
       output: { result: '<p>© 2024 — 😀 &', action: 'decode' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, scope, format, strict }) {
     return { result: action === 'encode' ? encodeEntities(input, scope, format) : decodeEntities(input, strict), action }
   },

@@ -4,7 +4,8 @@ import { assertFits, countCharacters, uniformExpectation } from '../../test/chi-
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { encodeUlid, id } from './id.ts'
+import { validate } from '../core/validate.ts'
+import { encodeUlid, id, OFFLOAD_CHARACTERS } from './id.ts'
 
 interface Answer {
   result: string
@@ -191,5 +192,14 @@ describe('id: refusals', () => {
     await refuses({ kind: 'nanoid', alphabet: 'abca' }, 'alphabet')
     await refuses({ kind: 'uuid' }, 'kind')
     await refuses({ action: 'inspect', input: 'x'.repeat(65) }, 'input')
+  })
+})
+
+describe('id: where it runs', () => {
+  test(`more than ${OFFLOAD_CHARACTERS} characters in all (count × size) are made on a worker thread`, () => {
+    const offloads = (fields: Record<string, unknown>) => id.offload!(validate(id.input, fields))
+    assert.equal(offloads({ kind: 'nanoid', size: 256, count: OFFLOAD_CHARACTERS / 256 }), false)
+    assert.equal(offloads({ kind: 'nanoid', size: 256, count: OFFLOAD_CHARACTERS / 256 + 1 }), true)
+    assert.equal(offloads({ kind: 'ulid', count: 1000 }), false)
   })
 })

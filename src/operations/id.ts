@@ -14,6 +14,13 @@ const BASE62 = DIGITS + UPPERCASE + LOWERCASE
 const NANOID_ALPHABET = `${UPPERCASE}${LOWERCASE}${DIGITS}_-`
 const NANOID_SIZE = 21
 
+/**
+ * Past this many characters in all (count × size) identifiers are made on a worker thread: each
+ * nanoid character is drawn by rejection sampling on its own, and a thousand of the longest hold the
+ * event loop for tens of milliseconds (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_CHARACTERS = 64 * 1024
+
 const ULID_RANDOM_BITS = 80n
 const ULID_RANDOM_LIMIT = 1n << ULID_RANDOM_BITS
 const ULID_LENGTH = 26
@@ -240,6 +247,7 @@ export const id = defineOperation({
       output: { result: '2017-10-10T04:00:47.000Z', action: 'inspect', kind: 'ksuid', unixMs: 1507608047000, payload: 'b5a1cd34b5f99d1154fb6853345c9735' },
     },
   ],
+  offload: ({ count, size }) => count * (size ?? NANOID_SIZE) > OFFLOAD_CHARACTERS,
   allowGet: true,
   run({ action, kind, count, size, alphabet, input }) {
     if (kind !== 'nanoid' && action === 'generate') {

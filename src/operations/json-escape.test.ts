@@ -3,7 +3,8 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { jsonEscape } from './json-escape.ts'
+import { validate } from '../core/validate.ts'
+import { jsonEscape, OFFLOAD_LENGTH } from './json-escape.ts'
 
 const run = (input: Record<string, unknown>) => execute(jsonEscape, input)
 const escaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
@@ -165,5 +166,13 @@ describe('json-escape', () => {
     const atLimit = `${'é'.repeat(limit / 2 - 1)}\n`
     assert.equal((await escaped(atLimit)).length, limit / 2 + 1)
     await assert.rejects(run({ input: `${atLimit}x` }), { code: 'LIMIT_EXCEEDED' })
+  })
+})
+
+describe('json-escape: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => jsonEscape.offload!(validate(jsonEscape.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

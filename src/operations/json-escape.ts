@@ -4,6 +4,13 @@ import { invalidInput } from '../core/errors.ts'
 import { replaceCodeUnits } from '../core/escape.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: escaping is linear (asciiOnly writes six
+ * characters for each non-ASCII one), but a longer text would hold the event loop for tens of
+ * milliseconds (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 const unicodeEscapes: string[] = []
 
 /** `\uxxxx` with lower-case hex digits, as JSON.stringify writes it; remembered, as asciiOnly may write millions. */
@@ -176,6 +183,7 @@ export const jsonEscape = defineOperation({
       output: { result: 'tab\there é /', action: 'unescape' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, wrapInQuotes, asciiOnly }) {
     return { result: action === 'escape' ? escapeJson(input, asciiOnly, wrapInQuotes) : unescapeJson(input), action }
   },

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { type ExpectedRefusal, expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { MORSE_CODE, morse } from './morse.ts'
+import { validate } from '../core/validate.ts'
+import { MORSE_CODE, morse, OFFLOAD_LENGTH } from './morse.ts'
 
 const run = (input: Record<string, unknown>) => execute(morse, input)
 const encode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
@@ -158,5 +159,13 @@ describe('morse', () => {
         assert.equal(await decode(await encode(text, options), options), text.toUpperCase())
       }),
     )
+  })
+})
+
+describe('morse: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => morse.offload!(validate(morse.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

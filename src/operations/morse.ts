@@ -3,6 +3,13 @@ import { invalidInput, validationError } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: each character becomes several symbols and
+ * separators, which past this length holds the event loop for tens of milliseconds
+ * (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 32 * 1024
+
 /** The International Morse code (ITU-R M.1677-1), with the customary codes for ! & ; _ $ that it lacks. */
 export const MORSE_CODE: Readonly<Record<string, string>> = {
   A: '.-',
@@ -327,6 +334,7 @@ export const morse = defineOperation({
       output: { result: '-.-. / ....-', action: 'encode', skipped: ['#', '€'] },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, dot, dash, letterSeparator, wordSeparator, onUnknown }) {
     const symbols = { dot, dash, letterSeparator, wordSeparator }
     assertReadableSymbols(symbols)

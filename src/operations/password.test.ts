@@ -5,7 +5,8 @@ import { expectRefusal } from '../../test/expect.ts'
 import { DIGITS, LOWERCASE, SIMILAR_CHARACTERS, UPPERCASE } from '../core/charsets.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { DEFAULT_SYMBOLS, password } from './password.ts'
+import { validate } from '../core/validate.ts'
+import { DEFAULT_SYMBOLS, OFFLOAD_CHARACTERS, password } from './password.ts'
 
 interface Answer {
   result: string
@@ -184,5 +185,13 @@ describe('password', () => {
     const data = await run(queryToInput(password.input, { length: '20', count: '3', symbols: 'false' }))
     assert.equal(data.results.length, 3)
     assert.ok(data.results.every((p) => /^[A-Za-z0-9]{20}$/.test(p)))
+  })
+})
+
+describe('password: where it runs', () => {
+  test(`more than ${OFFLOAD_CHARACTERS} characters in all (length × count) are made on a worker thread`, () => {
+    const offloads = (fields: Record<string, unknown>) => password.offload!(validate(password.input, fields))
+    assert.equal(offloads({ length: 1024, count: OFFLOAD_CHARACTERS / 1024 }), false)
+    assert.equal(offloads({ length: 1024, count: OFFLOAD_CHARACTERS / 1024 + 1 }), true)
   })
 })

@@ -16,6 +16,13 @@ import { shuffle } from '../core/random.ts'
 
 export const DEFAULT_SYMBOLS = '!@#$%^&*()-_=+[]{};:,.<>?/~'
 
+/**
+ * Past this many characters in all (length × count) passwords are made on a worker thread: each
+ * character is drawn by rejection sampling on its own, and a hundred of the longest hold the event
+ * loop for tens of milliseconds (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_CHARACTERS = 64 * 1024
+
 const CLASS_FIELDS = ['uppercase', 'lowercase', 'numbers', 'symbols'] as const
 
 const STRENGTHS = ['weak', 'fair', 'strong', 'very-strong'] as const
@@ -73,6 +80,7 @@ export const password = defineOperation({
     { summary: 'Five 24-character passwords without look-alike characters', input: { length: 24, count: 5, excludeSimilar: true } },
     { summary: 'Letters and digits only', input: { length: 12, symbols: false } },
   ],
+  offload: ({ length, count }) => length * count > OFFLOAD_CHARACTERS,
   allowGet: true,
   run({ length, count, symbolSet, excludeSimilar, exclude, ...toggles }) {
     const alphabets = {

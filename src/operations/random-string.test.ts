@@ -6,7 +6,8 @@ import { expectRefusal } from '../../test/expect.ts'
 import { SIMILAR_CHARACTERS } from '../core/charsets.ts'
 import { execute } from '../core/execute.ts'
 import { queryToInput } from '../core/query.ts'
-import { CHARSETS, MAX_TOTAL_CHARACTERS, randomString } from './random-string.ts'
+import { validate } from '../core/validate.ts'
+import { CHARSETS, MAX_TOTAL_CHARACTERS, OFFLOAD_CHARACTERS, randomString } from './random-string.ts'
 
 interface Answer {
   result: string
@@ -130,5 +131,13 @@ describe('random-string', () => {
     const data = await run(queryToInput(randomString.input, { length: '8', count: '4', charset: 'numeric', excludeSimilar: 'true' }))
     assert.equal(data.results.length, 4)
     assert.ok(data.results.every((text) => /^[2-9]{8}$/.test(text)))
+  })
+})
+
+describe('random-string: where it runs', () => {
+  test(`more than ${OFFLOAD_CHARACTERS} characters in all (length × count) are made on a worker thread`, () => {
+    const offloads = (fields: Record<string, unknown>) => randomString.offload!(validate(randomString.input, fields))
+    assert.equal(offloads({ length: 4096, count: OFFLOAD_CHARACTERS / 4096 }), false)
+    assert.equal(offloads({ length: 4096, count: OFFLOAD_CHARACTERS / 4096 + 1 }), true)
   })
 })

@@ -16,6 +16,13 @@ import { defineOperation, withDefault } from '../core/operation.ts'
 /** length × count may not exceed this many characters: even at 6 bytes each (JSON-escaped), far below the output limit. */
 export const MAX_TOTAL_CHARACTERS = 1_048_576
 
+/**
+ * Past this many characters in all (length × count) strings are drawn on a worker thread: each
+ * character is drawn by rejection sampling on its own, which for a mebibyte of them holds the event
+ * loop for a large fraction of a second (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_CHARACTERS = 64 * 1024
+
 const PRINTABLE_ASCII = Array.from({ length: 126 - 33 + 1 }, (_, i) => String.fromCharCode(33 + i)).join('')
 
 export const CHARSETS = {
@@ -78,6 +85,7 @@ export const randomString = defineOperation({
     { summary: 'Ten 32-digit hex tokens', input: { length: 32, count: 10, charset: 'hex' } },
     { summary: 'A PIN-like code from custom characters', input: { length: 6, characters: '23456789' } },
   ],
+  offload: ({ length, count }) => length * count > OFFLOAD_CHARACTERS,
   allowGet: true,
   run({ length, count, charset, characters, exclude, excludeSimilar }) {
     if (characters !== undefined && charset !== undefined) throw validationError('characters', 'cannot be combined with charset; send one or the other')

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { execute } from '../core/execute.ts'
-import { rot13 } from './rot13.ts'
+import { validate } from '../core/validate.ts'
+import { OFFLOAD_LENGTH, rot13 } from './rot13.ts'
 
 const run = (input: Record<string, unknown>) => execute(rot13, input)
 const rotate = async (input: string, variant = 'rot13') => (await run({ input, variant })).result
@@ -82,5 +83,13 @@ describe('rot13', () => {
         }
       }),
     )
+  })
+})
+
+describe('rot13: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => rot13.offload!(validate(rot13.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

@@ -1,6 +1,13 @@
 import { Type } from 'typebox'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: rotation is linear and quick, but a longer text
+ * would hold the event loop for tens of milliseconds (docs/PERFORMANCE.md, "Offload thresholds and
+ * cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 type Variant = 'rot13' | 'rot5' | 'rot18' | 'rot47'
 
 /** For each variant, each ASCII code → its rotated code; everything from U+0080 up is left alone. */
@@ -83,6 +90,7 @@ export const rot13 = defineOperation({
       output: { result: 'Room 197, Égntr', action: 'decode' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   runsInBrowser: true,
   run: ({ input, variant, action }) => ({ result: rotate(input, variant), action }),
 })

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict'
-import { describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import fc from 'fast-check'
 import { transliterate } from 'transliteration'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { MAX_TRANSLITERATION_GROWTH, slug } from './slug.ts'
+import { closeWorkerPool } from '../core/pool.ts'
+import { validate } from '../core/validate.ts'
+import { MAX_TRANSLITERATION_GROWTH, OFFLOAD_LENGTH, slug } from './slug.ts'
 
 const run = (input: Record<string, unknown>) => execute(slug, input)
 const slugOf = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
@@ -240,4 +242,20 @@ describe('slug', () => {
       }
     }
   })
+})
+
+describe('slug: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => slug.offload!(validate(slug.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
+  })
+
+  test('a large input gives the same answer on a worker thread as in process', async () => {
+    const fields = { input: 'Crème Brûlée & Größe, 東京 and Ελληνικά '.repeat(1000) }
+    assert.equal(slug.offload!(validate(slug.input, fields)), true)
+    assert.deepEqual(await execute(slug, fields, { timeBudgetMs: 60_000 }), await slug.run(validate(slug.input, fields)))
+  })
+
+  after(() => closeWorkerPool())
 })

@@ -5,6 +5,13 @@ import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
 /**
+ * Inputs longer than this run on a worker thread: transliteration looks every character up in its
+ * tables, which past this length holds the event loop for tens of milliseconds
+ * (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 32 * 1024
+
+/**
  * A slug is rewritten in one left-to-right pass per stage: at each position the longest key wins and
  * replaced text is never scanned again, so the cost is linear (times the longest key) and the order
  * of the keys does not matter. A replacement is fixed text or, for digraphs whose sound depends on
@@ -481,6 +488,7 @@ export const slug = defineOperation({
     { summary: 'Cut at a word boundary', input: { input: 'A long title that will be cut', maxLength: 16 }, output: { result: 'a-long-title' } },
     { summary: 'Own replacements', input: { input: 'C# & .NET', replacements: { '#': 'sharp' } }, output: { result: 'csharp-and-net' } },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   async run({ input, separator, lowercase, transliterate, maxLength, replacements }) {
     let text = rewrite(input.normalize('NFC'), replacementMatcher(replacements))
     if (transliterate) text = await toLatin(text)

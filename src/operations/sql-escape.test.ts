@@ -3,7 +3,8 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { sqlEscape } from './sql-escape.ts'
+import { validate } from '../core/validate.ts'
+import { OFFLOAD_LENGTH, sqlEscape } from './sql-escape.ts'
 
 const DIALECTS = ['ansi', 'mysql', 'postgres', 'sqlite', 'mssql', 'oracle'] as const
 type Dialect = (typeof DIALECTS)[number]
@@ -212,5 +213,13 @@ describe('sql-escape', () => {
     const atLimit = `${'é'.repeat(limit / 2 - 2)}'`
     assert.equal((await escaped(atLimit, 'ansi', 'literal', true)).length, limit / 2 + 2)
     await assert.rejects(run({ input: `${atLimit}x`, wrapInQuotes: true }), { code: 'LIMIT_EXCEEDED' })
+  })
+})
+
+describe('sql-escape: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => sqlEscape.offload!(validate(sqlEscape.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

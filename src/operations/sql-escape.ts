@@ -3,6 +3,13 @@ import { invalidInput, validationError } from '../core/errors.ts'
 import { codeUnitPattern, replaceCodeUnits } from '../core/escape.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: escaping is linear, but a longer text full of
+ * characters to escape would hold the event loop for tens of milliseconds (docs/PERFORMANCE.md,
+ * "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 const DIALECTS = ['ansi', 'mysql', 'postgres', 'sqlite', 'mssql', 'oracle'] as const
 const CONTEXTS = ['literal', 'identifier', 'like'] as const
 type Dialect = (typeof DIALECTS)[number]
@@ -166,6 +173,7 @@ export const sqlEscape = defineOperation({
       output: { result: "'50\\%\\_off ''now'''", dialect: 'sqlite', context: 'like' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, dialect, context, wrapInQuotes }) {
     return { result: escapeSql(input, dialect, context, wrapInQuotes), dialect, context }
   },

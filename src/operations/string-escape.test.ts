@@ -3,18 +3,23 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { promisify } from 'node:util'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
+import { closeWorkerPool } from '../core/pool.ts'
+import { validate } from '../core/validate.ts'
 import { escapeJson } from './json-escape.ts'
-import { type Language, type Quote, stringEscape } from './string-escape.ts'
+import { type Language, OFFLOAD_LENGTH, type Quote, stringEscape } from './string-escape.ts'
 import { NOTATIONS, type Notation } from './string-escape-writers.ts'
 
 const run = (input: Record<string, unknown>) => execute(stringEscape, input)
 const escaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
 const unescaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, action: 'unescape', ...options })).result as string
+
+after(() => closeWorkerPool())
+
 const refuses = (input: string, options: Record<string, unknown>, code: string, position?: number) =>
   expectRefusal(run({ input, ...options }), { code, position })
 
@@ -304,6 +309,8 @@ describe('string-escape', () => {
   })
 
   test('hostile inputs: the output limit refuses before building, long inputs answer quickly', async () => {
+    // These run on a worker thread: one is started first, as a server has one ready.
+    await escaped('x'.repeat(OFFLOAD_LENGTH + 1))
     const started = performance.now()
     // NULs in C take four characters each; astral characters in C with asciiOnly take sixteen, one past a mebibyte of them passes the limit
     assert.equal((await escaped('\u0000'.repeat(1 << 20), { language: 'c' })).length, 4 << 20)
@@ -496,4 +503,12 @@ describe('string-escape literals compiled by the real tools', { concurrency: tru
       })
     })
   }
+})
+
+describe('string-escape: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => stringEscape.offload!(validate(stringEscape.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
+  })
 })

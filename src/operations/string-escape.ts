@@ -39,6 +39,13 @@ import {
   unescapeWith,
 } from './string-unescape-readers.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: escaping every character (the unicode language,
+ * scope all) writes an escape for each, which past this length holds the event loop for tens of
+ * milliseconds (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 32 * 1024
+
 export const LANGUAGES = ['javascript', 'json', 'java', 'c', 'cpp', 'csharp', 'python', 'go', 'rust', 'php', 'shell', 'csv', 'regex', 'unicode'] as const
 export type Language = (typeof LANGUAGES)[number]
 export type Quote = 'double' | 'single' | 'backtick'
@@ -292,6 +299,7 @@ export const stringEscape = defineOperation({
       output: { result: '\\x54he\\x20Quick\\x20\\(fox\\)', action: 'escape', language: 'regex' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run(input) {
     const result = input.action === 'escape' ? escapeString(input.input, input) : unescapeString(input.input, input)
     return { result, action: input.action, language: input.language }

@@ -3,7 +3,8 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../test/expect.ts'
 import { execute } from '../core/execute.ts'
-import { url } from './url.ts'
+import { validate } from '../core/validate.ts'
+import { OFFLOAD_LENGTH, url } from './url.ts'
 
 const run = (input: Record<string, unknown>) => execute(url, input)
 const encode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result
@@ -128,5 +129,13 @@ describe('url', () => {
         },
       ),
     )
+  })
+})
+
+describe('url: where it runs', () => {
+  test(`inputs over ${OFFLOAD_LENGTH} characters run on a worker thread`, () => {
+    const offloads = (input: string) => url.offload!(validate(url.input, { input }))
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH)), false)
+    assert.equal(offloads('x'.repeat(OFFLOAD_LENGTH + 1)), true)
   })
 })

@@ -4,6 +4,13 @@ import { invalidInput } from '../core/errors.ts'
 import { assertOutputWithinLimit } from '../core/limits.ts'
 import { defineOperation, withDefault } from '../core/operation.ts'
 
+/**
+ * Inputs longer than this run on a worker thread: percent-encoding is linear (nine characters for
+ * each three-byte character), but a longer input would hold the event loop for tens of milliseconds
+ * (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
+ */
+export const OFFLOAD_LENGTH = 64 * 1024
+
 type Scope = 'component' | 'uri'
 
 const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'
@@ -174,6 +181,7 @@ export const url = defineOperation({
       output: { result: 'https://x.org/a%2Fb?q=ü%26', action: 'decode' },
     },
   ],
+  offload: ({ input }) => input.length > OFFLOAD_LENGTH,
   run({ input, action, scope, spaceAsPlus, plusAsSpace }) {
     const result = action === 'encode' ? percentEncode(input, scope, spaceAsPlus) : percentDecode(input, scope, plusAsSpace)
     return { result, action }
