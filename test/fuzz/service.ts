@@ -256,13 +256,23 @@ export class FuzzService {
   }
 
   /**
-   * This service, or a new one where this one has ended or holds more than the memory bound: the
-   * operation that did it has been reported, and the next is judged on a process of its own.
+   * This service, or a new one where this one has ended, hangs or holds more than the memory bound:
+   * the operation that did it has been reported, and the next is judged on a process of its own.
    */
   async renewedIfSpent(): Promise<FuzzService> {
-    if (this.ended === undefined && this.memory() <= FUZZ_BOUNDS.rssBytes) return this
+    if (this.ended === undefined && this.memory() <= FUZZ_BOUNDS.rssBytes && (await this.answersHealth())) return this
     await this.stop()
     return FuzzService.start()
+  }
+
+  /** Whether /health answers within the answer's bound: a process whose event loop is stuck does not. */
+  private async answersHealth(): Promise<boolean> {
+    try {
+      const response = await fetch(`${this.spawned.url}/health`, { signal: AbortSignal.timeout(FUZZ_BOUNDS.answerMs) })
+      return response.ok
+    } catch {
+      return false
+    }
   }
 
   async stop(): Promise<void> {
