@@ -189,6 +189,16 @@ describe('random-number', () => {
     assert.equal((await run({ min: 0, max: 1, decimals: 1, count: 11, unique: true })).results.length, 11)
   })
 
+  test('unique numbers from a grid finer than doubles, where too few doubles lie: 400 naming count, never an endless draw', async () => {
+    const nearTheTop = { min: -9007199254740991, max: -9007199254740990, decimals: 13, unique: true }
+    await refuses({ ...nearTheTop, count: 5 }, 'count')
+    const two = (await run({ ...nearTheTop, count: 2 })).results
+    assert.deepEqual(
+      [...two].sort((a, b) => a - b),
+      [-9007199254740991, -9007199254740990],
+    )
+  })
+
   test('schema bounds are 400s', async () => {
     await refuses({ min: -(2 ** 53) }, 'min')
     await refuses({ max: 2 ** 53 }, 'max')

@@ -38,6 +38,29 @@ export function randomOffsets(size: bigint, count: number, distinct: boolean, dr
  */
 const SIGNIFICANT_DIGITS_LIMIT = 1e15
 
+/**
+ * Draws made for unique numbers on a grid finer than doubles, per number asked for: where the grid
+ * holds enough distinct doubles, redraws are rare and this many never run out; where it does not
+ * (decimals near the top of the safe range, where doubles lie an integer apart), drawing on would
+ * never end.
+ */
+const DRAWS_PER_UNIQUE_NUMBER = 64
+
+/** `count` distinct numbers from `draw`, or a 400 once the draws show the range holds too few of them. */
+function distinctDoubles(count: number, draw: () => number, { min, max, decimals }: { min: number; max: number; decimals: number }): number[] {
+  const seen = new Set<number>()
+  for (let draws = 0; seen.size < count; draws++) {
+    if (draws === count * DRAWS_PER_UNIQUE_NUMBER) {
+      throw validationError(
+        'count',
+        `is ${count}, but ${draws} draws between ${min} and ${max} with ${decimals} decimals gave only ${seen.size} distinct numbers: so close to ±2^53, doubles cannot tell that many decimals apart; ask for fewer numbers or decimals, or set unique to false`,
+      )
+    }
+    seen.add(draw())
+  }
+  return [...seen]
+}
+
 /** `scaled` / 10^decimals as the nearest double, through its decimal text so no digit is lost on the way. */
 function scaledToNumber(scaled: bigint, decimals: number): number {
   const digits = (scaled < 0n ? -scaled : scaled).toString().padStart(decimals + 1, '0')
@@ -55,7 +78,7 @@ export const randomNumber = defineOperation({
   description:
     'Draws numbers uniformly from the inclusive range [`min`, `max`] with the operating system CSPRNG and rejection sampling, so no value is favoured. ' +
     'The whole safe-integer range works, from -(2^53-1) to 2^53-1. With `decimals` d > 0 the values are the grid min, min + 10^-d, …, max, each equally likely; ' +
-    'since a JSON number keeps only about 15 significant digits, max(|min|, |max|) × 10^d may be at most 10^15 (for example up to 13 decimals for 0–100), and more is refused rather than rounded away. ' +
+    'since a JSON number keeps only about 15 significant digits, values past max(|min|, |max|) × 10^d = 10^15 are the nearest doubles to their grid values. ' +
     '`unique` draws without repeats: asking for more values than the range holds ((max − min) × 10^d + 1 of them) is refused.',
   input: Type.Object(
     {
@@ -107,10 +130,7 @@ export const randomNumber = defineOperation({
     let results: number[]
     if (unique && !exact) {
       // Neighbouring grid values may meet as doubles, so distinctness is checked on the numbers.
-      // Such a grid holds over 10^15 values, so redraws are rare.
-      const seen = new Set<number>()
-      while (seen.size < count) seen.add(valueAt(randomOffset(size)))
-      results = [...seen]
+      results = distinctDoubles(count, () => valueAt(randomOffset(size)), { min, max, decimals })
     } else {
       results = randomOffsets(size, count, unique).map(valueAt)
     }
