@@ -76,3 +76,30 @@ describe('validate never repeats a secret', () => {
     assert.ok(checked > 20, `${checked} refusals checked`)
   })
 })
+
+describe('validate refuses a count past its bound at once', () => {
+  const schema = Type.Object({
+    steps: Type.Array(Type.Object({ operation: Type.String() }, { additionalProperties: false }), { maxItems: 20 }),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String(), { maxProperties: 3 })),
+  })
+  const refusal = (value: unknown) => {
+    try {
+      validate(schema, value)
+    } catch (error) {
+      return { message: (error as Error).message, details: (error as { details?: unknown }).details }
+    }
+    assert.fail('accepted')
+  }
+
+  test('tens of thousands of items, each wrong too, are one problem: the count, named as the full check names it', () => {
+    const steps = Array.from({ length: 40_000 }, () => ({ operation: 1, extra: true }))
+    assert.deepEqual(refusal({ steps }), { message: 'steps must have at most 20 items', details: [{ field: 'steps', message: 'must have at most 20 items' }] })
+    assert.deepEqual(refusal({ steps: [], headers: Object.fromEntries(Array.from({ length: 45_000 }, (_, i) => [`h${i}`, 1])) }).details, [
+      { field: 'headers', message: 'must have at most 3 properties' },
+    ])
+  })
+
+  test('within its bound, the full check runs as before', () => {
+    assert.deepEqual(refusal({ steps: [{ operation: 1 }] }).details, [{ field: 'steps[0].operation', message: 'must be a string (received the number 1)' }])
+  })
+})

@@ -62,6 +62,8 @@ export interface FieldProblem {
  */
 export function validate<T>(schema: TSchema, value: unknown, rootName = 'body'): T {
   const prepared = prepare(schema)
+  const tooMany = fieldsPastTheirCount(schema, value)
+  if (tooMany.length > 0) throw validationFailure(tooMany)
   if (!prepared.validator.Check(value)) {
     throw validationFailure(describeErrors(schema, value, prepared.validator.Errors(value), rootName))
   }
@@ -82,6 +84,34 @@ function withDefaults({ defaults, objectDefaults }: Prepared, value: unknown): u
   // An object default is copied, so that no call can change what the next one gets.
   for (const field of objectDefaults) if (!Object.hasOwn(value, field)) target[field] = structuredClone(defaults[field])
   return target
+}
+
+/**
+ * The fields of an object that hold more items or properties than their schema allows. Checked
+ * before anything else: the full check and its errors look at every item, which for tens of
+ * thousands of them (a body's worth) would hold the event loop for most of a second, to refuse a
+ * count that was known at once.
+ */
+function fieldsPastTheirCount(schema: TSchema, value: unknown): FieldProblem[] {
+  const properties = (schema as JsonSchema).properties as Record<string, JsonSchema> | undefined
+  if (properties === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return []
+  const problems: FieldProblem[] = []
+  for (const [field, property] of Object.entries(properties)) {
+    if (!Object.hasOwn(value, field)) continue
+    const item = (value as Record<string, unknown>)[field]
+    if (Array.isArray(item) && typeof property.maxItems === 'number' && item.length > property.maxItems) {
+      problems.push({ field, message: countMessage('maxItems', property.maxItems) })
+    } else if (isPlainObject(item) && typeof property.maxProperties === 'number' && Object.keys(item).length > property.maxProperties) {
+      problems.push({ field, message: countMessage('maxProperties', property.maxProperties) })
+    }
+  }
+  return problems
+}
+
+const isPlainObject = (value: unknown): value is object => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+function countMessage(keyword: 'maxItems' | 'maxProperties', limit: unknown): string {
+  return keyword === 'maxItems' ? `must have at most ${limit} items` : `must have at most ${limit} properties`
 }
 
 export function validationFailure(problems: FieldProblem[]): DevutilsError {
@@ -165,7 +195,8 @@ function keywordMessage(error: TLocalizedValidationError, schema: JsonSchema, va
     case 'minItems':
       return `must have at least ${params.limit} items`
     case 'maxItems':
-      return `must have at most ${params.limit} items`
+    case 'maxProperties':
+      return countMessage(error.keyword, params.limit)
     case 'pattern':
       // The description says in words what the pattern allows; the regular expression would not.
       return typeof schema.description === 'string' ? `does not have the expected form: ${schema.description}` : `must match the pattern ${params.pattern}`
