@@ -176,7 +176,7 @@ describe('slug', () => {
 
   test('replacements are bounded by the schema (400)', async () => {
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']))
-    await refuses({ input: 'a', replacements: many }, 'VALIDATION_ERROR', /replacements must not have more than 100/)
+    await refuses({ input: 'a', replacements: many }, 'VALIDATION_ERROR', /replacements must have at most 100 properties/)
     await refuses({ input: 'a', replacements: { ['x'.repeat(33)]: 'v' } }, 'VALIDATION_ERROR', /at most 32 characters/)
     await refuses({ input: 'a', replacements: { '': 'v' } }, 'VALIDATION_ERROR', /at least 1 character/)
     await refuses({ input: 'a', replacements: { x: 'v'.repeat(65) } }, 'VALIDATION_ERROR', /at most 64 characters/)

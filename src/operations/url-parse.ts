@@ -59,7 +59,10 @@ const Components = Type.Object(
     query: Type.Optional(
       Type.Array(
         Type.Union([
-          Type.Tuple([Type.String({ maxLength: MAX_URL_LENGTH }), Type.String({ maxLength: MAX_URL_LENGTH })], {
+          // Two strings rather than a tuple: TypeBox writes a tuple's items in the form of drafts before 2020-12, which OpenAPI 3.1 refuses.
+          Type.Array(Type.String({ maxLength: MAX_URL_LENGTH }), {
+            minItems: 2,
+            maxItems: 2,
             description: 'A pair as `[name, value]`, as URLSearchParams takes it.',
           }),
           Type.Object(
@@ -313,7 +316,7 @@ function formPairs(whatwg: WhatwgUrl, query: string): Array<{ name: string; valu
 }
 
 /** A query pair given to build: `[name, value]` or `{ name, value }`. */
-type FormPair = readonly [name: string, value: string] | { name: string; value: string }
+type FormPair = readonly string[] | { name: string; value: string }
 
 /** The application/x-www-form-urlencoded serializer: only alphanumerics and `*-._` stay as they are, a space becomes `+`. */
 function formText(pairs: ReadonlyArray<FormPair>): string {
