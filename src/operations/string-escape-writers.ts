@@ -12,8 +12,13 @@ const HEX = (value: number, width: number) => value.toString(16).toUpperCase().p
 /** Writes one code point (`next` is the one after it, `previous` the one before), or undefined to keep it as it is. */
 export type Writer = (cp: number, previous: number, next: number, index: number) => string | undefined
 
+/** The UTF-8 bytes of a code point, worked out rather than encoded, since this runs once per character; a lone surrogate is U+FFFD's, as an encoder writes it. */
 function utf8Bytes(cp: number): number[] {
-  return [...Buffer.from(String.fromCodePoint(cp), 'utf8')]
+  if (cp < 0x80) return [cp]
+  if (cp < 0x800) return [0xc0 | (cp >> 6), 0x80 | (cp & 0x3f)]
+  if (cp >= 0xd800 && cp <= 0xdfff) return [0xef, 0xbf, 0xbd]
+  if (cp < 0x10000) return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)]
+  return [0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)]
 }
 
 /**
