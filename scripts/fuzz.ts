@@ -1,6 +1,6 @@
 /**
  * The long fuzz: hostile requests derived from every operation's schema and examples, sent to the
- * built service (run `npm run build` first), for as long as asked.
+ * built service (the script builds it first), for as long as asked.
  *
  *   npm run fuzz -- --seconds 600                 every operation, an equal share of the time each
  *   npm run fuzz -- --seconds 60 --only jq,regex  some operations
