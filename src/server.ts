@@ -3,9 +3,16 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { CONFIG_VARIABLES, type Config, flagOf, loadConfig } from './core/config.ts'
-import { closeWorkerPool } from './core/pool.ts'
+import { closeWorkerPool, recycleThreadsAbove } from './core/pool.ts'
 import { lowerBackgroundThreadsPriority } from './core/priority.ts'
 import { buildApp } from './http/app.ts'
+
+/**
+ * The RSS past which an idle server ends its worker threads for new ones: a thread keeps what every
+ * operation it ran loaded, and this is well below the 512 MiB the service holds itself to, so that
+ * what a thread kept never adds to what the next hostile input may take (docs/ROBUSTNESS.md).
+ */
+const RECYCLE_THREADS_ABOVE_RSS_BYTES = 256 * 2 ** 20
 
 /**
  * Starts one server process that listens, and shuts it down gracefully on SIGTERM/SIGINT: /ready
@@ -20,6 +27,7 @@ export async function serve(config: Config): Promise<void> {
   // The worker pool starts with the first heavy request, not here: an idle thread costs memory, and
   // a server may never need it.
   lowerBackgroundThreadsPriority()
+  recycleThreadsAbove(RECYCLE_THREADS_ABOVE_RSS_BYTES)
   let stopping = false
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, describe, test } from 'node:test'
 import { DevutilsError } from '../src/core/errors.ts'
 import { FairQueue } from '../src/core/fair-queue.ts'
-import { createWorkerPool, onThreadFailure } from '../src/core/pool.ts'
+import { createWorkerPool, onThreadFailure, recycleThreadsAbove } from '../src/core/pool.ts'
 import type { PoolTestTask } from './fixtures/pool-worker.ts'
 
 const pool = createWorkerPool(new URL('./fixtures/pool-worker.ts', import.meta.url))
@@ -57,6 +57,21 @@ describe('a task that fails on its thread in any way ends alone, answered in the
       assert.ok([503, 422].includes((answer as { status?: number }).status ?? 0), `${budgets[index]} ms: ${JSON.stringify(answer)}`)
     }
     assert.deepEqual(await ending({ kind: 'echo', value: 'after' }), { value: 'after' })
+  })
+})
+
+describe('threads that keep much memory are recycled when idle', () => {
+  test('past the RSS a server sets, an idle thread is ended and the next task runs on a new one; below it, the thread is kept', async () => {
+    const threadOf = async () => ((await ending({ kind: 'thread' })) as { value: number }).value
+    const kept = await threadOf()
+    assert.equal(await threadOf(), kept)
+    recycleThreadsAbove(1)
+    try {
+      const before = await threadOf()
+      assert.notEqual(await threadOf(), before)
+    } finally {
+      recycleThreadsAbove(Number.POSITIVE_INFINITY)
+    }
   })
 })
 

@@ -99,6 +99,18 @@ const IDLE_TIMEOUT_MS = 30_000
  */
 export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 }
 
+/** Past this RSS, once no task runs, the worker threads are ended for new ones (see `recycleThreadsAbove`). */
+let recycleAboveRssBytes = Number.POSITIVE_INFINITY
+
+/**
+ * Has the pools end their threads, once no task runs and the process's RSS is past `bytes`, for new
+ * ones started with the next task (see `recycle`). A server sets it; elsewhere (a one-shot command,
+ * the tests under a TypeScript loader, whose process alone is larger) threads are kept.
+ */
+export function recycleThreadsAbove(bytes: number): void {
+  recycleAboveRssBytes = bytes
+}
+
 /** The longest delay a Node timer keeps: beyond it, `AbortSignal.timeout` would fire at once. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1
 
@@ -257,6 +269,16 @@ export function createWorkerPool(filename: URL): WorkerPool {
       pool.on('error', (error: unknown) => reportThreadFailure(error))
       return pool
     }))
+  /**
+   * Ends the threads, idle now, for new ones on the next task: a thread keeps the heap, code and
+   * WebAssembly memory of every operation it has run, which a long-lived server that has run many
+   * of them holds long after; a new thread holds only what its tasks load.
+   */
+  const recycle = () => {
+    const ending = piscina
+    piscina = undefined
+    void ending?.then((pool) => pool.destroy())
+  }
   const nextTurn = () => {
     while (running < WORKER_THREADS) {
       const turn = line.dequeue()
@@ -310,6 +332,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
         running--
         line.charge(client, performance.now() - beganAt)
         clock?.end()
+        if (running === 0 && line.size === 0 && recycleAboveRssBytes !== Number.POSITIVE_INFINITY && process.memoryUsage.rss() > recycleAboveRssBytes) recycle()
         nextTurn()
       }
       if (outcome.ok) return outcome.value
