@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { extname } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import type { Piscina } from 'piscina'
 import {
   type DefectDescription,
@@ -109,7 +111,20 @@ let recycleAboveRssBytes = Number.POSITIVE_INFINITY
  */
 export function recycleThreadsAbove(bytes: number): void {
   recycleAboveRssBytes = bytes
+  // The collector, asked for by name: the event loop's own heap keeps the pages of what every
+  // operation's calls left behind until V8 sees a reason to give them back, and this is one.
+  setFlagsFromString('--expose-gc')
+  collectGarbage = runInNewContext('gc') as () => void
 }
+
+let collectGarbage: (() => void) | undefined
+let recycledAt = Number.NEGATIVE_INFINITY
+
+/**
+ * The least time between two recycles: where what the process holds stays past the bound whatever
+ * is given back, the threads are not ended, nor the heap collected, after every task.
+ */
+const RECYCLE_AT_MOST_EVERY_MS = 10_000
 
 /** The longest delay a Node timer keeps: beyond it, `AbortSignal.timeout` would fire at once. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1
@@ -270,14 +285,18 @@ export function createWorkerPool(filename: URL): WorkerPool {
       return pool
     }))
   /**
-   * Ends the threads, idle now, for new ones on the next task: a thread keeps the heap, code and
-   * WebAssembly memory of every operation it has run, which a long-lived server that has run many
-   * of them holds long after; a new thread holds only what its tasks load.
+   * Ends the threads, idle now, for new ones on the next task, and collects the event loop's heap: a
+   * thread keeps the heap, code and WebAssembly memory of every operation it has run, which a
+   * long-lived server that has run many of them holds long after; a new thread holds only what its
+   * tasks load.
    */
   const recycle = () => {
+    if (performance.now() - recycledAt < RECYCLE_AT_MOST_EVERY_MS) return
+    recycledAt = performance.now()
     const ending = piscina
     piscina = undefined
     void ending?.then((pool) => pool.destroy())
+    collectGarbage?.()
   }
   const nextTurn = () => {
     while (running < WORKER_THREADS) {
