@@ -124,7 +124,7 @@ let recycledAt = Number.NEGATIVE_INFINITY
  * The least time between two recycles: where what the process holds stays past the bound whatever
  * is given back, the threads are not ended, nor the heap collected, after every task.
  */
-const RECYCLE_AT_MOST_EVERY_MS = 10_000
+const RECYCLE_AT_MOST_EVERY_MS = 2_000
 
 /** The longest delay a Node timer keeps: beyond it, `AbortSignal.timeout` would fire at once. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1
