@@ -10,10 +10,10 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { basename, dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build, version as esbuildVersion, type Plugin } from 'esbuild'
-import { JQ_DIST_FOLDER, patchJqJs } from '../src/core/jq-engine.ts'
-import { ZXING_WASM_FILE } from '../src/core/zxing.ts'
 import { buildApp } from '../src/http/app.ts'
+import { ZXING_WASM_FILE } from '../src/lib/image/zxing.ts'
 import { operations } from '../src/operations/index.ts'
+import { JQ_DIST_FOLDER, patchJqJs } from '../src/operations/jq/engine.ts'
 import { pipeline } from '../src/served.ts'
 import { BODY_LIMIT_PLACEHOLDER, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../src/web/paths.ts'
 import {
@@ -48,11 +48,11 @@ const result = await build(serviceBundle({ root, outdir, version: packageJson.ve
 
 cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })
 copyJq(join(outdir, JQ_DIST_FOLDER))
-// zxing-wasm's WebAssembly (zxing-cpp's writer and reader), beside the chunks, where the barcode operations read it (src/core/zxing.ts).
+// zxing-wasm's WebAssembly (zxing-cpp's writer and reader), beside the chunks, where the barcode operations read it (src/lib/image/zxing.ts).
 cpSync(join(root, 'node_modules', 'zxing-wasm', 'dist', 'full', ZXING_WASM_FILE), join(outdir, ZXING_WASM_FILE))
 
 /**
- * jq-web's files beside the bundle, which the jq operation loads by path (src/core/jq-engine.ts):
+ * jq-web's files beside the bundle, which the jq operation loads by path (src/operations/jq/engine.ts):
  * its `jq.js` with the edits that bound its output and export its factory (the build fails if
  * jq-web's text has changed under them), its `jq.wasm` as it is, and its licence.
  */
@@ -231,7 +231,7 @@ async function buildWebApp(webOutdir: string) {
 async function browserOperationsModule(): Promise<Plugin> {
   const loaders: string[] = []
   for (const operation of operations.filter((candidate) => candidate.runsInBrowser)) {
-    const file = join(root, 'src', 'operations', `${operation.name}.ts`)
+    const file = join(root, 'src', 'operations', operation.name, 'index.ts')
     const exported = Object.entries(await import(file)).find(([, value]) => value === operation)?.[0]
     if (exported === undefined) throw new Error(`${file} does not export the operation ${operation.name}`)
     loaders.push(`${JSON.stringify(operation.name)}: () => import(${JSON.stringify(file)}).then((module) => module.${exported}),`)

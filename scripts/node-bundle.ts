@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { BuildOptions, Plugin } from 'esbuild'
-import { compactPorts } from '../src/operations/lookup-data.ts'
+import { compactPorts } from '../src/operations/lookup/data.ts'
 
 /**
  * How code is bundled to run on plain `node` with no loader: the service's build (scripts/build.ts)

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { execute } from '../src/core/execute.ts'
-import { csvJson } from '../src/operations/csv-json.ts'
+import { csvJson } from '../src/operations/csv-json/index.ts'
 
 const spectrum = dirname(createRequire(import.meta.url).resolve('csv-spectrum/package.json'))
 const names = readdirSync(join(spectrum, 'csvs')).map((file) => file.replace(/\.csv$/, ''))

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { runJq } from '../src/core/jq-engine.ts'
+import { runJq } from '../src/operations/jq/engine.ts'
 
 /** One case of jq's own test files (tests/*.test, read as jq 1.7.1's src/jq_test.c reads them). */
 export type JqSuiteCase =

@@ -12,7 +12,7 @@ import { closestName, searchOperations } from '../src/core/search.ts'
 import { DISCOVERY_TOOLS } from '../src/mcp/discovery.ts'
 import { type CreateMcpServerOptions, createMcpServer } from '../src/mcp/server.ts'
 import { operations } from '../src/operations/index.ts'
-import { x509 } from '../src/operations/x509.ts'
+import { x509 } from '../src/operations/x509/index.ts'
 import { servedOperations } from '../src/served.ts'
 import { buildTestApp, connectInMemory } from './helpers.ts'
 

