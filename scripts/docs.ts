@@ -1,9 +1,11 @@
-// `npm run docs`: writes the README's generated parts from the registry and the settings, between
-// `<!-- generated: <part> -->` and `<!-- end generated -->`: how many operations there are, each operation's entry (its summary, a
-// curl example and the answer the service gives to it), the operations that answer GET, the
-// workflows' examples and the configuration table. `npm run docs -- --check` writes nothing, and
-// fails saying what differs when the README is not what it would write.
+// `npm run docs`: writes the generated parts of the README and of the documents under docs/ from the
+// registry and the settings, between `<!-- generated: <part> -->` and `<!-- end generated -->`: how
+// many operations there are, their names by category, each operation's entry (its summary, a curl
+// example and the answer the service gives to it), the operations that answer GET and those that run
+// in the browser, the workflows' examples and the configuration table. `npm run docs -- --check`
+// writes nothing, and fails saying what differs when a document is not what it would write.
 import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { createTwoFilesPatch } from 'diff'
@@ -13,7 +15,17 @@ import { type AnyOperation, CATEGORIES } from '../src/core/operation.ts'
 import { closeWorkerPool } from '../src/core/pool.ts'
 import { servedOperations } from '../src/served.ts'
 
-const README = fileURLToPath(new URL('../README.md', import.meta.url))
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** The generated operations reference, which the README's index of operations links into. */
+const OPERATIONS_DOCUMENT = 'docs/operations.md'
+
+/** Each document that holds generated parts, with the names of the parts it holds. */
+const DOCUMENTS: Record<string, readonly PartName[]> = {
+  'README.md': ['operation-count', 'operation-index'],
+  [OPERATIONS_DOCUMENT]: ['operation-count', 'operations', 'workflows'],
+  'docs/USAGE.md': ['get-operations', 'browser-operations'],
+  'docs/DEPLOYMENT.md': ['configuration'],
+}
 
 /**
  * How shown answers leave things out. `…` stands for what is not shown: a value that differs from
@@ -89,7 +101,7 @@ function nestedContainers(shown: Shown): Array<Exclude<Shown, string>> {
 }
 
 /**
- * An answer as the README shows it: JSON on one line, with `…` for what differs from call to call,
+ * An answer as the reference shows it: JSON on one line, with `…` for what differs from call to call,
  * long strings cut, and, past `ANSWER_LIMIT`, members left out from the end of the longest nested
  * object or array first, so that every top-level field keeps a place while it can.
  */
@@ -178,13 +190,13 @@ function mismatch(pattern: unknown, actual: unknown, path: string): string | und
   return isDeepStrictEqual(pattern, actual) ? undefined : `${path}: ${JSON.stringify(pattern)}`
 }
 
-/** Where an answer differs from what the README shows for it (see `shownAnswer`), or undefined where the README shows it. */
+/** Where an answer differs from what the documentation shows for it (see `shownAnswer`), or undefined where it shows it. */
 export function differenceFromShown(shown: string, actual: unknown): string | undefined {
   const found = mismatch(shownPattern(shown), actual, 'data')
-  return found && `the answer ${JSON.stringify(actual)} is not what the README shows (${found})`
+  return found && `the answer ${JSON.stringify(actual)} is not what the documentation shows (${found})`
 }
 
-/** The example the README shows: the first with a fixed answer, or, where every answer is random, the first. */
+/** The example the reference shows: the first with a fixed answer, or, where every answer is random, the first. */
 function shownExample(operation: AnyOperation) {
   return operation.examples.find((example) => example.output !== undefined) ?? operation.examples[0]
 }
@@ -216,9 +228,9 @@ async function operationsPart(): Promise<string> {
   for (const category of CATEGORIES) {
     const entries: string[] = []
     for (const operation of servedOperations.filter((candidate) => candidate.category === category)) {
-      entries.push(`**${operation.name}** — ${operation.summary}.\n${await exampleBlock(operation)}`)
+      entries.push(`### ${operation.name}\n\n${operation.summary}.\n\n${await exampleBlock(operation)}`)
     }
-    sections.push(`### ${capitalised(category)}\n\n${entries.join('\n\n')}`)
+    sections.push(`## ${capitalised(category)}\n\n${entries.join('\n\n')}`)
   }
   return `\n\n${sections.join('\n\n')}\n\n`
 }
@@ -231,6 +243,16 @@ async function workflowsPart(): Promise<string> {
 
 function operationCountPart(): string {
   return String(servedOperations.filter((operation) => operation.category !== 'workflows').length)
+}
+
+/** Each category's operations by name, every name a link to its entry in the operations reference. */
+function operationIndexPart(): string {
+  const lines = CATEGORIES.map((category) => {
+    const members = servedOperations.filter((operation) => operation.category === category)
+    const links = members.map((operation) => `[${operation.name}](${OPERATIONS_DOCUMENT}#${operation.name})`)
+    return `- **${capitalised(category)}** (${members.length}): ${links.join(', ')}`
+  })
+  return `\n\n${lines.join('\n')}\n\n`
 }
 
 /** The names of the operations that `test` picks, as code, in the registry's order. */
@@ -257,10 +279,13 @@ function configurationPart(): string {
   return ['', '', '| variable | flag | default | values | meaning |', '|---|---|---|---|---|', ...rows, '', ''].join('\n')
 }
 
-/** Every generated part of the README, by the name its markers give it. */
-async function generatedParts(): Promise<Record<string, string>> {
+type PartName = 'operation-count' | 'operation-index' | 'get-operations' | 'browser-operations' | 'operations' | 'workflows' | 'configuration'
+
+/** Every generated part, by the name its markers give it. */
+async function generatedParts(): Promise<Record<PartName, string>> {
   return {
     'operation-count': operationCountPart(),
+    'operation-index': operationIndexPart(),
     // The operations that answer GET, and those the web app runs in the page.
     'get-operations': operationNamesPart((operation) => operation.allowGet),
     'browser-operations': operationNamesPart((operation) => operation.runsInBrowser),
@@ -272,35 +297,44 @@ async function generatedParts(): Promise<Record<string, string>> {
 
 const partPattern = (name: string) => new RegExp(`(<!-- generated: ${name} -->)([\\s\\S]*?)(<!-- end generated -->)`)
 
-/** The README with each generated part rewritten; a part without its markers is an error. */
-function withParts(readme: string, parts: Record<string, string>): string {
-  let text = readme
+/** A document with each of its generated parts rewritten; a part without its markers is an error. */
+function withParts(path: string, text: string, parts: Record<string, string>): string {
+  let rewritten = text
   for (const [name, content] of Object.entries(parts)) {
     const pattern = partPattern(name)
-    if (!pattern.test(text)) throw new Error(`README.md has no <!-- generated: ${name} --> … <!-- end generated --> block`)
-    text = text.replace(pattern, (_, start: string, __: string, end: string) => `${start}${content}${end}`)
+    if (!pattern.test(rewritten)) throw new Error(`${path} has no <!-- generated: ${name} --> … <!-- end generated --> block`)
+    rewritten = rewritten.replace(pattern, (_, start: string, __: string, end: string) => `${start}${content}${end}`)
   }
-  return text
+  return rewritten
+}
+
+/** Brings one document up to date, or with `check` says how it differs; true when it was up to date. */
+function updated(path: string, parts: Record<string, string>, check: boolean): boolean {
+  const file = join(ROOT, path)
+  const text = readFileSync(file, 'utf8')
+  const expected = withParts(path, text, parts)
+  const stale = Object.keys(parts).filter((name) => text.match(partPattern(name))?.[2] !== parts[name])
+  if (stale.length === 0) return true
+  if (check) {
+    console.error(`${path} is out of date in its generated parts (${stale.join(', ')}); \`npm run docs\` rewrites them:\n`)
+    console.error(createTwoFilesPatch(path, `${path} (npm run docs)`, text, expected, undefined, undefined, { context: 1 }))
+    return false
+  }
+  writeFileSync(file, expected)
+  console.log(`${path}: rewrote ${stale.join(', ')}`)
+  return true
 }
 
 async function main(args: string[]): Promise<number> {
   const check = args.includes('--check')
-  const readme = readFileSync(README, 'utf8')
   const parts = await generatedParts()
-  const expected = withParts(readme, parts)
-  const stale = Object.keys(parts).filter((name) => readme.match(partPattern(name))?.[2] !== parts[name])
-  if (stale.length === 0) {
-    if (!check) console.log('README.md is up to date')
-    return 0
+  let upToDate = true
+  for (const [path, names] of Object.entries(DOCUMENTS)) {
+    const ownParts = Object.fromEntries(names.map((name) => [name, parts[name]]))
+    if (!updated(path, ownParts, check)) upToDate = false
   }
-  if (!check) {
-    writeFileSync(README, expected)
-    console.log(`README.md: rewrote ${stale.join(', ')}`)
-    return 0
-  }
-  console.error(`README.md is out of date in its generated parts (${stale.join(', ')}); \`npm run docs\` rewrites them:\n`)
-  console.error(createTwoFilesPatch('README.md', 'README.md (npm run docs)', readme, expected, undefined, undefined, { context: 1 }))
-  return 1
+  if (!check) console.log('the generated parts are up to date')
+  return upToDate ? 0 : 1
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { differenceFromShown, shownAnswer } from '../scripts/docs.ts'
 import { execute } from '../src/core/execute.ts'
@@ -9,31 +9,69 @@ import { servedOperations } from '../src/served.ts'
 import { ROOMY_BUDGETS } from './helpers.ts'
 import { ROOT } from './processes.ts'
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+/** The README and every document under docs/, by their paths from the root. */
+const DOCUMENTS = new Map(
+  [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ].map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]),
+)
+const README = DOCUMENTS.get('README.md')!
+const OPERATIONS = DOCUMENTS.get('docs/operations.md')!
 
 /**
- * Every `curl … /api/v1/<name> … -d '<body>'` of the README, its body unquoted as the shell would,
+ * Every `curl … /api/v1/<name> … -d '<body>'` of the documents, its body unquoted as the shell would,
  * with the `data` shown on the line after it, if any.
  */
-const curlExamples = [...README.matchAll(/^curl -s localhost:3000\/api\/v1\/([a-z0-9-]+) .*-d '((?:[^']|'\\'')*)'$(?:\n# → "data": (.*)$)?/gm)].map(
-  ([, name, body, shown]) => ({ name, body: body.replaceAll("'\\''", "'"), shown }),
-)
+const curlExamples = [
+  ...[...DOCUMENTS.values()].join('\n').matchAll(/^curl -s localhost:3000\/api\/v1\/([a-z0-9-]+) .*-d '((?:[^']|'\\'')*)'$(?:\n# → "data": (.*)$)?/gm),
+].map(([, name, body, shown]) => ({ name, body: body.replaceAll("'\\''", "'"), shown }))
 
-describe('the README', () => {
-  test('lists every operation of the registry with a worked example', () => {
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replaceAll(' ', '-')
+
+describe('the README and the documents', () => {
+  test('the operations reference has an entry for every operation of the registry with a worked example, and the README links to each', () => {
     for (const operation of operations) {
-      assert.match(README, new RegExp(`^\\*\\*${operation.name}\\*\\* — `, 'm'), `${operation.name} has an entry`)
-      const example = new RegExp(`localhost:3000/api/v1/${operation.name}[ ?'][\\s\\S]*?\\n# → "data": `)
-      assert.match(README, example, `${operation.name} has a curl example and its answer`)
+      const entry = new RegExp(
+        `^### ${operation.name}\\n\\n.+\\n\\n\`\`\`sh\\n# .*\\ncurl -s localhost:3000/api/v1/${operation.name}[ ?'].*\\n# → "data": `,
+        'm',
+      )
+      assert.match(OPERATIONS, entry, `${operation.name} has an entry with a curl example and its answer`)
+      assert.ok(README.includes(`(docs/operations.md#${operation.name})`), `the README links to ${operation.name}'s entry`)
     }
   })
 
-  test('every curl example is a request its operation answers with success, with the data the README shows', async () => {
+  test('every link between them leads to a file that exists, and to a heading it holds', () => {
+    const broken: string[] = []
+    for (const [path, text] of DOCUMENTS) {
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue
+        const [file, anchor] = target.split('#')
+        const linked = file === '' ? path : join(dirname(path), file)
+        if (!existsSync(join(ROOT, linked))) broken.push(`${path}: ${target} (no such file)`)
+        else if (anchor !== undefined) {
+          const outsideCode = readFileSync(join(ROOT, linked), 'utf8').replace(/^```[\s\S]*?^```/gm, '')
+          const headings = [...outsideCode.matchAll(/^#+ (.+)$/gm)].map(([, heading]) => anchorOf(heading))
+          if (!headings.includes(anchor)) broken.push(`${path}: ${target} (no such heading)`)
+        }
+      }
+    }
+    assert.deepEqual(broken, [])
+  })
+
+  test('every curl example is a request its operation answers with success, with the data the document shows', async () => {
     assert.ok(curlExamples.filter(({ shown }) => shown !== undefined).length >= servedOperations.length)
     const differences: string[] = []
     for (const { name, body, shown } of curlExamples) {
       const operation = servedOperations.find((candidate) => candidate.name === name)
-      assert.ok(operation, `the README calls ${name}, which is not served`)
+      assert.ok(operation, `a document calls ${name}, which is not served`)
       const data = await execute(operation, JSON.parse(body), ROOMY_BUDGETS)
       assert.ok('result' in data || 'results' in data, `${name} answers ${JSON.stringify(data).slice(0, 200)}`)
       const difference = shown === undefined ? undefined : differenceFromShown(shown, data)
@@ -43,7 +81,7 @@ describe('the README', () => {
   })
 })
 
-describe('an answer as the README shows it', () => {
+describe('an answer as the reference shows it', () => {
   const answer = {
     result: 'x'.repeat(150),
     count: 3,
