@@ -1,12 +1,10 @@
 import { Type } from 'typebox'
 import { invalidInput } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
-import { daysFromCivil, daysInMonth, formatOffset, offsetAt, wallTime, type Zone, zoneNamed } from '../timestamp/index.ts'
+import { DAY, daysFromCivil, daysInMonth, HOUR, MINUTE, SECOND, wallTime } from '../../lib/time/calendar.ts'
+import { formatOffset, pad } from '../../lib/time/format.ts'
+import { offsetAt, type Zone, zoneNamed } from '../../lib/time/zones.ts'
 
-const SECOND = 1000
-const MINUTE = 60 * SECOND
-const HOUR = 60 * MINUTE
-const DAY = 24 * HOUR
 /** Runs are searched up to the end of this year; the impossible schedules are refused before any search. */
 const LAST_YEAR = 9999
 
@@ -177,7 +175,6 @@ function assertPossible({ dayOfMonth, dayOfWeek, month }: Record<FieldName, Fiel
 const joinOr = (words: string[]) => `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`
 const joinAnd = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`)
 const plural = (count: number, word: string) => (count === 1 ? word : `${word}s`)
-const pad = (value: number) => String(value).padStart(2, '0')
 const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`
 
 function valueWord(name: FieldName, value: number): string {

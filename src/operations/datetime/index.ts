@@ -3,7 +3,8 @@ import { Type } from 'typebox'
 import { type DevutilsError, invalidInput, isDevutilsError, limitExceeded, validationError } from '../../core/errors.ts'
 import { lazily } from '../../core/lazy.ts'
 import { defineOperation, type OperationInput, withDefault } from '../../core/operation.ts'
-import { daysFromCivil, zoneNamed } from '../timestamp/index.ts'
+import { daysFromCivil } from '../../lib/time/calendar.ts'
+import { zoneNamed } from '../../lib/time/zones.ts'
 
 type ZonedDateTime = TemporalTypes.ZonedDateTime
 type PlainDate = TemporalTypes.PlainDate
