@@ -1,10 +1,11 @@
 import { isIP } from 'node:net'
-import { domainToASCII } from 'node:url'
 import { type Static, Type } from 'typebox'
 import { validationError } from '../../core/errors.ts'
 import { lazily } from '../../core/lazy.ts'
 import { assertOutputWithinLimit } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { HASH_CANDIDATES } from '../../lib/crypto/hex-digests.ts'
+import { topLevelDomains } from '../../lib/net/domains.ts'
 
 const ACTIONS = ['extract', 'defang', 'fang'] as const
 type Action = (typeof ACTIONS)[number]
@@ -19,23 +20,6 @@ const DEFANGABLE_SET: ReadonlySet<IndicatorType> = new Set(DEFANGABLE)
 /** Heavier texts run on the worker pool: the scan is linear, but a long text of many matches takes tens of milliseconds. */
 export const EXTRACT_OFFLOAD_CHARACTERS = 32 * 1024
 
-export const HASH_CANDIDATES: Readonly<Record<number, readonly string[]>> = {
-  32: ['md5', 'md4', 'ntlm'],
-  40: ['sha1', 'ripemd160'],
-  64: ['sha256', 'sha3-256', 'blake2s256'],
-  96: ['sha384', 'sha3-384'],
-  128: ['sha512', 'sha3-512', 'blake2b512', 'whirlpool'],
-}
-
-/** The IANA root zone's TLDs (tlds), loaded with the first call. */
-/**
- * The IANA root zone's TLDs, each internationalised one in both its forms: the list names them in
- * Unicode (`рф`), and text carries them as often in their ASCII form (`xn--p1ai`).
- */
-export const topLevelDomains = lazily(async () => {
-  const names = (await import('tlds', { with: { type: 'json' } })).default as string[]
-  return new Set(names.flatMap((name) => (/^[\x00-\x7f]*$/.test(name) ? [name] : [name, domainToASCII(name)])))
-})
 /** The URL Standard's parser, which decides whether a URL candidate is a URL. */
 const whatwgUrl = lazily(async () => {
   const module = await import('whatwg-url')
