@@ -4,7 +4,7 @@ import { Document, isScalar, Scalar, visit } from 'yaml'
 import { invalidInput, limitExceeded, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { setOwn, WarningList } from '../../lib/json/value.ts'
-import { YAML_OFFLOAD_THRESHOLD, yamlToJsonByLibrary } from '../yaml-json/index.ts'
+import { YAML_OFFLOAD_THRESHOLD, yamlToJsonByLibrary } from '../../lib/yaml/yaml-to-json.ts'
 import { composeValueToShell, shellQuote, shellWords, type Word } from './shell.ts'
 
 const ACTIONS = ['runToCompose', 'composeToRun'] as const

@@ -6,7 +6,8 @@ import { cpuTimeOf, expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
-import { YAML_OFFLOAD_THRESHOLD, yamlJson } from './index.ts'
+import { YAML_OFFLOAD_THRESHOLD } from '../../lib/yaml/yaml-to-json.ts'
+import { yamlJson } from './index.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine can slow the workers a lot.
 const run = (input: Record<string, unknown>) => execute(yamlJson, input, { timeBudgetMs: 60_000 })

@@ -1,5 +1,5 @@
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
-import { setOwn } from '../../lib/json/value.ts'
+import { setOwn } from '../json/value.ts'
 
 /**
  * A single-pass reader for the common subset of YAML that most documents are written in: one
