@@ -72,3 +72,11 @@ export function encodeTlv(tag: number, content: Buffer): Buffer {
 
 export const contentOf = (der: Uint8Array, tlv: Tlv) => Buffer.from(der.buffer, der.byteOffset + tlv.contentStart, tlv.end - tlv.contentStart)
 export const bytesOf = (der: Uint8Array, tlv: Tlv) => Buffer.from(der.buffer, der.byteOffset + tlv.start, tlv.end - tlv.start)
+
+/** The universal tags the key structures are told apart by. */
+export const TAG = { INTEGER: 0x02, BIT_STRING: 0x03, OCTET_STRING: 0x04, OID: 0x06, SEQUENCE: 0x30 } as const
+
+/** The elements of `bytes` one after another, each with its content. */
+export function derItems(bytes: Buffer): Array<{ tag: number; content: Buffer }> {
+  return elementsBetween(bytes, 0, bytes.length).map((element) => ({ tag: element.tag, content: contentOf(bytes, element) }))
+}

@@ -2,8 +2,9 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type Ke
 import { promisify } from 'node:util'
 import { invalidInput, validationError } from '../../core/errors.ts'
 import { readTlv } from '../../lib/asn1/der.ts'
+import { assertValidEcScalar } from '../../lib/asn1/ec-scalar.ts'
+import { assertPbeCost } from '../../lib/asn1/pbe-cost.ts'
 import { type PemBlock, pemBlock, readPemBlocks } from '../../lib/asn1/pem.ts'
-import { assertPbeCost, assertValidEcScalar } from '../key/index.ts'
 import { type ParsedAttribute, parseDistinguishedName } from './der.ts'
 import { asn1, EXTENDED_KEY_USAGES, KEY_USAGES } from './parse.ts'
 

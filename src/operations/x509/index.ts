@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
 import { isDevutilsError, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
-import { parseDate, zoneNamed } from '../timestamp/index.ts'
+import { parseDate } from '../../lib/time/parse.ts'
+import { zoneNamed } from '../../lib/time/zones.ts'
 import { EXTENDED_KEY_USAGE_NAMES, generate, KEY_TYPES, SIGNATURE_HASHES } from './generate.ts'
 import { KEY_USAGES, MAX_BLOCKS, MAX_GENERAL_NAMES, MAX_REVOKED_LISTED, parse } from './parse.ts'
 
