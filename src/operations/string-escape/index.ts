@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
-import { escapeJson, unescapeJson } from '../json-escape/index.ts'
+import { escapeJson, unescapeJson } from '../../lib/json/string-literal.ts'
 import {
   cReader,
   goReader,

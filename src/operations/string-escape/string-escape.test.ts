@@ -10,7 +10,7 @@ import { expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
-import { escapeJson } from '../json-escape/index.ts'
+import { escapeJson } from '../../lib/json/string-literal.ts'
 import { type Language, OFFLOAD_LENGTH, type Quote, stringEscape } from './index.ts'
 import { NOTATIONS, type Notation } from './writers.ts'
 
