@@ -4,6 +4,8 @@
  * modules, so that the web app's bundle uses it as it is.
  */
 
+import { editDistance } from '../lib/text/edit-distance.ts'
+
 /** What the ranking reads of an operation. */
 export interface Searchable {
   name: string
@@ -139,15 +141,4 @@ export function closestName(names: readonly string[], typed: string): string | u
     }
   }
   return best
-}
-
-/** Levenshtein's distance, row by row. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    previous = current
-  }
-  return previous[b.length]
 }

@@ -1,9 +1,9 @@
 import { Type } from 'typebox'
 import { DevutilsError, limitExceeded, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
-import { editDistance } from '../../core/search.ts'
 import { inputEncodingField, textToBytes } from '../../lib/bytes/encodings.ts'
 import { loadHashWasm } from '../../lib/crypto/hash-wasm.ts'
+import { editDistance } from '../../lib/text/edit-distance.ts'
 import { type CrcModel, type CrcParameters, crc, crcCatalogue, crcCheck, crcResidue } from './crc.ts'
 
 export const OTHER_CHECKSUMS = [

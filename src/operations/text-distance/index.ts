@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { levenshtein } from '../../lib/text/edit-distance.ts'
 import { segmentsOf } from '../../lib/text/segment.ts'
 
 const METRICS = ['levenshtein', 'damerau', 'damerauUnrestricted', 'hamming', 'jaroWinkler', 'lcs'] as const
@@ -139,26 +140,6 @@ function trimmed(a: Int32Array, b: Int32Array): [Int32Array, Int32Array] {
   let end = 0
   while (end < shorter - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++
   return [a.subarray(start, a.length - end), b.subarray(start, b.length - end)]
-}
-
-/** Levenshtein distance (insertions, deletions, substitutions), one row of the table at a time. */
-export function levenshtein(a: Int32Array, b: Int32Array): number {
-  if (a.length < b.length) [a, b] = [b, a]
-  const row = new Int32Array(b.length + 1)
-  for (let j = 0; j <= b.length; j++) row[j] = j
-  for (let i = 1; i <= a.length; i++) {
-    const symbol = a[i - 1]
-    let diagonal = row[0]
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]
-      const substitution = diagonal + (symbol === b[j - 1] ? 0 : 1)
-      const indel = Math.min(above, row[j - 1]) + 1
-      row[j] = Math.min(substitution, indel)
-      diagonal = above
-    }
-  }
-  return row[b.length]
 }
 
 /** Optimal string alignment distance: Levenshtein plus transpositions of adjacent units, no unit edited twice. */
