@@ -13,34 +13,24 @@ interface AnswerContext {
   verdictField?: string
 }
 
+/** Dates keyed by what they date: shown beside the values they date, in the tables. */
+interface Dates {
+  records: Array<[string, Json]>
+  byKey: Record<string, string>
+  phrases: Record<string, { past: string; future: string }>
+}
+
 /**
  * Renders a successful answer: the result first, in the view its shape asks for, then the other
  * fields that say something (empty ones are left out), each in its view, then all of it as JSON.
  */
 export function renderData(answer: Extract<Answer, { success: true }>, context: AnswerContext): HTMLElement {
   const data = answer.data as Record<string, Json>
-  const schemas = context.outputFields
-  const view = h('div', { class: 'answer' })
-  const verdict = context.verdictField === undefined ? undefined : data[context.verdictField]
-  if (typeof verdict === 'boolean') {
-    view.append(
-      h(
-        'p',
-        { class: `verdict ${verdict ? 'good' : 'bad'}` },
-        verdict ? '✓ ' : '✗ ',
-        `${context.verdictField}: ${verdict}`,
-        verdict ? '' : String(data.reason ? ` (${data.reason})` : ''),
-      ),
-    )
-  }
-
+  const view = h('div', { class: 'answer' }, verdictLine(data, context))
   const shown = new Set<string>(context.verdictField === undefined ? [] : [context.verdictField])
   const isDiff = typeof data.result === 'string' && (isHunkList(data.hunks) || isChangeList(data.changes))
   if (isDiff) for (const name of ['hunks', 'changes', 'additions', 'deletions']) shown.add(name)
-  // Dates keyed by what they date are shown beside the values they date, in the tables.
-  const dateRecords = Object.entries(data).filter(([name, value]) => instantsOf(schemas[name]) === 'record' && isRecord(value))
-  const dates = Object.assign({}, ...dateRecords.map(([, value]) => value)) as Record<string, string>
-  const phrases = Object.assign({}, ...dateRecords.map(([name]) => schemas[name]?.relative ?? {})) as Record<string, { past: string; future: string }>
+  const dates = datesOf(data, context.outputFields)
 
   if ('result' in data && !isRecord(data.result)) {
     view.append(resultView(data, context, isDiff))
@@ -49,10 +39,44 @@ export function renderData(answer: Extract<Answer, { success: true }>, context: 
   // A field that repeats the result says nothing new.
   for (const [name, value] of Object.entries(data)) if (name !== 'result' && typeof value === 'string' && value === data.result) shown.add(name)
 
+  const { scalars, blocks, tables } = fieldViews(data, context.outputFields, shown, dates)
+  if (scalars.length > 0) view.append(h('dl', { class: 'data-fields' }, ...scalars))
+  view.append(...blocks, ...tables, rawJson(data))
+  return view
+}
+
+/** "✓ valid: true", or "✗ valid: false (reason)", for an operation whose answer is a verdict. */
+function verdictLine(data: Record<string, Json>, context: AnswerContext): HTMLElement | null {
+  const verdict = context.verdictField === undefined ? undefined : data[context.verdictField]
+  if (typeof verdict !== 'boolean') return null
+  return h(
+    'p',
+    { class: `verdict ${verdict ? 'good' : 'bad'}` },
+    verdict ? '✓ ' : '✗ ',
+    `${context.verdictField}: ${verdict}`,
+    verdict ? '' : String(data.reason ? ` (${data.reason})` : ''),
+  )
+}
+
+function datesOf(data: Record<string, Json>, schemas: Record<string, OutputField>): Dates {
+  const records = Object.entries(data).filter(([name, value]) => instantsOf(schemas[name]) === 'record' && isRecord(value))
+  return {
+    records,
+    byKey: Object.assign({}, ...records.map(([, value]) => value)),
+    phrases: Object.assign({}, ...records.map(([name]) => schemas[name]?.relative ?? {})),
+  }
+}
+
+/** The fields besides the result, each in its view: scalars as a list, lists and objects as blocks, flat records as tables. */
+function fieldViews(data: Record<string, Json>, schemas: Record<string, OutputField>, shown: Set<string>, dates: Dates) {
   const scalars: HTMLElement[] = []
   const blocks: HTMLElement[] = []
   const tables: HTMLElement[] = []
   const dated = new Set<string>()
+  const table = (name: string, record: Record<string, Json>) => {
+    for (const key of Object.keys(record)) if (key in dates.byKey) dated.add(key)
+    tables.push(recordTable(name, record, dates.byKey, dates.phrases))
+  }
   for (const [name, value] of Object.entries(data)) {
     if (shown.has(name) || isEmpty(value) || name === 'result') continue
     const schema = schemas[name]
@@ -61,41 +85,35 @@ export function renderData(answer: Extract<Answer, { success: true }>, context: 
     else if (instants === 'record' && isRecord(value)) continue
     else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) blocks.push(section(name, schema, stringList(value as string[])))
     else if (isVerdicts(value)) blocks.push(section(name, schema, verdictBadges(value)))
-    else if (isRecord(value) && Object.values(value).every((inner) => !isRecord(inner))) {
-      for (const key of Object.keys(value)) if (key in dates) dated.add(key)
-      tables.push(recordTable(name, value, dates, phrases))
-    } else if (typeof value === 'object' && value !== null)
+    else if (isRecord(value) && Object.values(value).every((inner) => !isRecord(inner))) table(name, value)
+    else if (typeof value === 'object' && value !== null)
       blocks.push(section(name, schema, h('pre', { class: 'code', tabindex: 0 }, JSON.stringify(value, null, 2))))
     else scalars.push(h('dt', { title: schema?.description ?? '' }, name), h('dd', {}, scalarView(value, schema)))
   }
   // An object result comes after the objects that describe it, as a token's header before its claims.
-  if (isRecord(data.result)) {
-    for (const key of Object.keys(data.result)) if (key in dates) dated.add(key)
-    tables.push(recordTable('result', data.result, dates, phrases))
-  }
+  if (isRecord(data.result)) table('result', data.result)
   // Dates no table showed get their own list.
-  for (const [name, value] of dateRecords) {
+  for (const [name, value] of dates.records) {
     const rest = Object.entries(value as Record<string, string>).filter(([key]) => !dated.has(key))
-    if (rest.length > 0) tables.push(recordTable(name, Object.fromEntries(rest), dates, phrases))
+    if (rest.length > 0) tables.push(recordTable(name, Object.fromEntries(rest), dates.byKey, dates.phrases))
   }
-  if (scalars.length > 0) view.append(h('dl', { class: 'data-fields' }, ...scalars))
-  view.append(...blocks, ...tables)
+  return { scalars, blocks, tables }
+}
 
+/** All of the answer as JSON, folded, with a button to copy it. */
+function rawJson(data: Record<string, Json>): HTMLElement {
   const json = JSON.stringify(data, null, 2)
-  view.append(
+  return h(
+    'details',
+    { class: 'raw' },
+    h('summary', {}, 'JSON'),
     h(
-      'details',
-      { class: 'raw' },
-      h('summary', {}, 'JSON'),
-      h(
-        'div',
-        { class: 'toolbar' },
-        copyButton('Copy JSON', () => json),
-      ),
-      h('pre', { class: 'code', id: 'answer-json', tabindex: 0 }, json),
+      'div',
+      { class: 'toolbar' },
+      copyButton('Copy JSON', () => json),
     ),
+    h('pre', { class: 'code', id: 'answer-json', tabindex: 0 }, json),
   )
-  return view
 }
 
 function section(name: string, schema: OutputField | undefined, content: HTMLElement): HTMLElement {

@@ -58,36 +58,81 @@ let formCount = 0
  */
 export function buildForm(fields: Field[], onChange: () => void, actions?: WebOperation['actions']): OperationForm {
   const prefix = `f${++formCount}`
-  const views: FieldView[] = fields.map((field) => {
-    const id = `${prefix}-${field.name}`
-    const control = controlFor(field, id)
-    const helpId = `${id}-help`
-    const errorSlot = h('div', { class: 'field-error', id: `${id}-error`, 'aria-live': 'polite' })
-    control.focusTarget.setAttribute('aria-describedby', `${helpId} ${id}-error`)
-    const badges = [
-      field.required ? h('span', { class: 'badge' }, 'required') : null,
-      field.schema.writeOnly ? h('span', { class: 'badge secret', title: 'A secret: never put in a shared link' }, 'secret, not shared') : null,
-    ]
-    const label =
-      control.element instanceof HTMLFieldSetElement
-        ? null
-        : h('label', { for: id, class: 'field-label' }, h('span', { class: 'field-name' }, fieldLabel(field)), ...badges)
-    if (control.element instanceof HTMLFieldSetElement) control.element.prepend(h('legend', { class: 'field-label' }, fieldLabel(field), ...badges))
-    const container = h(
-      'div',
-      { class: `field field-${field.name}`, 'data-field': field.name },
-      label,
-      control.element,
-      h('p', { class: 'help', id: helpId }, ...richText(helpText(field.schema))),
-      errorSlot,
-    )
-    return { field, control, container, errorSlot }
-  })
-  const main = h('div', { class: 'main-fields' })
-  const optionFields = h('div', { class: 'option-fields' })
-  const options = h('details', { class: 'options' }, h('summary', {}, 'Options'), optionFields)
-  const element = h('div', { class: 'form-fields' }, main, options)
+  const views = fields.map((field) => fieldView(field, `${prefix}-${field.name}`))
   const byName = new Map(views.map((view) => [view.field.name, view]))
+  const rules = actionRules(views, byName, actions)
+  const layout = fieldLayout(views, rules)
+  layout.element.addEventListener('input', onChange)
+  layout.element.addEventListener('change', (event) => {
+    if ((event.target as HTMLElement).closest('[data-field="action"]')) layout.place()
+    onChange()
+  })
+
+  return {
+    element: layout.element,
+    fields: views,
+    missing: () => rules.requirements().filter((need) => need.every(({ control }) => isBlank(control.read()))),
+    read: () => readBody(views.filter(rules.shown)),
+    shareableParams: () => shareableParamsOf(views.filter(rules.shown)),
+    setFromParams(params) {
+      for (const { field, control } of views) control.setText(field.schema.writeOnly ? undefined : (params.get(field.name) ?? undefined))
+      layout.place()
+      layout.openChangedOptions()
+    },
+    setFromValues(values) {
+      for (const { field, control } of views) {
+        if (field.name in values) control.setValue(values[field.name])
+        else control.setText(undefined)
+      }
+      layout.place()
+      layout.openChangedOptions()
+    },
+    showError(fieldName, message, location) {
+      const view = byName.get(fieldName)
+      if (!view) return false
+      showFieldError(view, message, location)
+      return true
+    },
+    clearErrors() {
+      for (const view of views) clearFieldError(view)
+    },
+  }
+}
+
+/** One field: its control, its label with badges (required, secret), its help and the slot for its error. */
+function fieldView(field: Field, id: string): FieldView {
+  const control = controlFor(field, id)
+  const helpId = `${id}-help`
+  const errorSlot = h('div', { class: 'field-error', id: `${id}-error`, 'aria-live': 'polite' })
+  control.focusTarget.setAttribute('aria-describedby', `${helpId} ${id}-error`)
+  const badges = [
+    field.required ? h('span', { class: 'badge' }, 'required') : null,
+    field.schema.writeOnly ? h('span', { class: 'badge secret', title: 'A secret: never put in a shared link' }, 'secret, not shared') : null,
+  ]
+  const label =
+    control.element instanceof HTMLFieldSetElement
+      ? null
+      : h('label', { for: id, class: 'field-label' }, h('span', { class: 'field-name' }, fieldLabel(field)), ...badges)
+  if (control.element instanceof HTMLFieldSetElement) control.element.prepend(h('legend', { class: 'field-label' }, fieldLabel(field), ...badges))
+  const container = h(
+    'div',
+    { class: `field field-${field.name}`, 'data-field': field.name },
+    label,
+    control.element,
+    h('p', { class: 'help', id: helpId }, ...richText(helpText(field.schema))),
+    errorSlot,
+  )
+  return { field, control, container, errorSlot }
+}
+
+/** What the chosen action decides: which fields are shown, and which it requires. */
+interface ActionRules {
+  shown(view: FieldView): boolean
+  /** The schema's required fields and the action's own, each a list of which one will do. */
+  requirements(): FieldView[][]
+}
+
+function actionRules(views: FieldView[], byName: Map<string, FieldView>, actions: WebOperation['actions'] | undefined): ActionRules {
   const chosenAction = () => {
     const reading = byName.get('action')?.control.read()
     return reading?.kind === 'value' ? actions?.[String(reading.value)] : undefined
@@ -96,7 +141,6 @@ export function buildForm(fields: Field[], onChange: () => void, actions?: WebOp
     const action = chosenAction()
     return action === undefined || view.field.name === 'action' || action.fields.includes(view.field.name)
   }
-  /** What the chosen action requires: the schema's required fields and the action's own, each a list of which one will do. */
   const requirements = (): FieldView[][] => {
     const needs: FieldView[][] = views.filter((view) => view.field.required && shown(view)).map((view) => [view])
     for (const need of chosenAction()?.requires ?? []) {
@@ -104,14 +148,22 @@ export function buildForm(fields: Field[], onChange: () => void, actions?: WebOp
     }
     return needs
   }
-  const placeFields = () => {
-    const needed = new Set(requirements().flat())
+  return { shown, requirements }
+}
+
+/** Where the fields stand: the action, the input and what is required in view, the other shown ones under "Options". */
+function fieldLayout(views: FieldView[], rules: ActionRules) {
+  const main = h('div', { class: 'main-fields' })
+  const optionFields = h('div', { class: 'option-fields' })
+  const options = h('details', { class: 'options' }, h('summary', {}, 'Options'), optionFields)
+  const place = () => {
+    const needed = new Set(rules.requirements().flat())
     for (const view of views) {
-      view.container.hidden = !shown(view)
+      view.container.hidden = !rules.shown(view)
       const inView = view.field.name === 'action' || view.field.name === 'input' || needed.has(view)
       ;(inView ? main : optionFields).append(view.container)
     }
-    options.hidden = !views.some((view) => shown(view) && view.container.parentElement === optionFields)
+    options.hidden = !views.some((view) => rules.shown(view) && view.container.parentElement === optionFields)
   }
   /** A link or an example that sets an option shows it: the options open where one differs from its default. */
   const openChangedOptions = () => {
@@ -121,76 +173,47 @@ export function buildForm(fields: Field[], onChange: () => void, actions?: WebOp
       return reading.kind === 'value' && reading.text !== defaultText(field.schema)
     })
   }
-  placeFields()
-  element.addEventListener('input', onChange)
-  element.addEventListener('change', (event) => {
-    if ((event.target as HTMLElement).closest('[data-field="action"]')) placeFields()
-    onChange()
-  })
+  place()
+  return { element: h('div', { class: 'form-fields' }, main, options), place, openChangedOptions }
+}
 
-  return {
-    element,
-    fields: views,
-    missing() {
-      return requirements().filter((need) =>
-        need.every(({ control }) => {
-          const reading = control.read()
-          return reading.kind === 'omit' || (reading.kind === 'value' && reading.text.trim() === '')
-        }),
-      )
-    },
-    read() {
-      const body: Record<string, unknown> = {}
-      const errors: Array<{ field: string; message: string }> = []
-      for (const view of views) {
-        if (!shown(view)) continue
-        const { field, control } = view
-        const reading = control.read()
-        if (reading.kind === 'invalid') errors.push({ field: field.name, message: reading.message })
-        else if (reading.kind === 'value' && (field.required || reading.text !== defaultText(field.schema))) body[field.name] = reading.value
-      }
-      return errors.length > 0 ? { errors } : { body }
-    },
-    shareableParams() {
-      const params = new URLSearchParams()
-      for (const view of views) {
-        const { field, control } = view
-        if (field.schema.writeOnly || !shown(view)) continue
-        const reading = control.read()
-        if (reading.kind === 'value' && reading.text !== defaultText(field.schema)) params.set(field.name, reading.text)
-      }
-      return params
-    },
-    setFromParams(params) {
-      for (const { field, control } of views) control.setText(field.schema.writeOnly ? undefined : (params.get(field.name) ?? undefined))
-      placeFields()
-      openChangedOptions()
-    },
-    setFromValues(values) {
-      for (const { field, control } of views) {
-        if (field.name in values) control.setValue(values[field.name])
-        else control.setText(undefined)
-      }
-      placeFields()
-      openChangedOptions()
-    },
-    showError(fieldName, message, location) {
-      const view = byName.get(fieldName)
-      if (!view) return false
-      view.container.classList.add('has-error')
-      view.control.focusTarget.setAttribute('aria-invalid', 'true')
-      view.errorSlot.replaceChildren(h('p', { class: 'error-message' }, message))
-      if (location) view.errorSlot.append(locationView(view.control.focusTarget, location))
-      return true
-    },
-    clearErrors() {
-      for (const view of views) {
-        view.container.classList.remove('has-error')
-        view.control.focusTarget.removeAttribute('aria-invalid')
-        view.errorSlot.replaceChildren()
-      }
-    },
+function isBlank(reading: FieldReading): boolean {
+  return reading.kind === 'omit' || (reading.kind === 'value' && reading.text.trim() === '')
+}
+
+/** The request body from the shown fields: the required ones and those not at their defaults, or the fields' own errors. */
+function readBody(views: FieldView[]): ReturnType<OperationForm['read']> {
+  const body: Record<string, unknown> = {}
+  const errors: Array<{ field: string; message: string }> = []
+  for (const { field, control } of views) {
+    const reading = control.read()
+    if (reading.kind === 'invalid') errors.push({ field: field.name, message: reading.message })
+    else if (reading.kind === 'value' && (field.required || reading.text !== defaultText(field.schema))) body[field.name] = reading.value
   }
+  return errors.length > 0 ? { errors } : { body }
+}
+
+function shareableParamsOf(views: FieldView[]): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const { field, control } of views) {
+    if (field.schema.writeOnly) continue
+    const reading = control.read()
+    if (reading.kind === 'value' && reading.text !== defaultText(field.schema)) params.set(field.name, reading.text)
+  }
+  return params
+}
+
+function showFieldError(view: FieldView, message: string, location: ErrorLocation | undefined): void {
+  view.container.classList.add('has-error')
+  view.control.focusTarget.setAttribute('aria-invalid', 'true')
+  view.errorSlot.replaceChildren(h('p', { class: 'error-message' }, message))
+  if (location) view.errorSlot.append(locationView(view.control.focusTarget, location))
+}
+
+function clearFieldError(view: FieldView): void {
+  view.container.classList.remove('has-error')
+  view.control.focusTarget.removeAttribute('aria-invalid')
+  view.errorSlot.replaceChildren()
 }
 
 /** The field's human name: its schema's title, else its name in words (`inputEncoding` is "Input encoding"). */

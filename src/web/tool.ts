@@ -5,7 +5,7 @@ import type { WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
 import { fileOpener } from './file-input.ts'
-import { buildForm, type FieldView, fieldLabel, runOnSubmit } from './form.ts'
+import { buildForm, type FieldView, fieldLabel, type OperationForm, runOnSubmit } from './form.ts'
 import { linkSharing, readFragment } from './fragment.ts'
 import { toolHabits } from './habits.ts'
 import { pageLayout } from './page.ts'
@@ -49,26 +49,11 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
   function awaitMissing(): boolean {
     const missing = form.missing()
     if (missing.length === 0) return false
-    const [need] = missing
-    const namesOf = (views: FieldView[]) => views.map(({ field }) => `the ${fieldLabel(field).toLowerCase()}`).join(' or ')
-    const action = actionName()
-    const purpose = action === undefined ? '' : ` to ${action}`
-    let hint = `${hintVerb(need)} ${namesOf(need)}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
-    // A link holds no secret: when only secrets are missing from one, each is named as left out on purpose.
-    if (fromLink && missing.every((views) => views.every(({ field }) => field.schema.writeOnly))) {
-      const names = missing.map(namesOf).join(' and ')
-      const [verb, pronoun] = missing.length > 1 ? ['were', 'them'] : ['was', 'it']
-      hint = `${names.charAt(0).toUpperCase()}${names.slice(1)} ${verb} deliberately left out of the link, as secrets always are: type ${pronoun}${purpose}.`
-    }
+    const hint = missingHint(operation, missing, actionName(form), fromLink)
     const previous = answerSlot.childElementCount > 0
     answerSlot.toggleAttribute('data-stale', previous)
     showStatus('done', previous ? `${hint} The answer below is for the previous input.` : hint)
     return true
-  }
-
-  function actionName(): string | undefined {
-    const reading = form.fields.find(({ field }) => field.name === 'action')?.control.read()
-    return reading?.kind === 'value' ? String(reading.value) : undefined
   }
 
   async function run() {
@@ -100,63 +85,22 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
     answerSlot.replaceChildren()
   }
 
-  const examples = h(
-    'div',
-    { class: 'examples', role: 'group', 'aria-labelledby': 'examples-label' },
-    h('span', { id: 'examples-label', class: 'examples-label' }, 'Examples:'),
-    ...operation.examples.map((example, index) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary small example',
-          'data-example': index,
-          onclick: () => {
-            fromLink = false
-            form.setFromValues(example.input)
-            sharing.share(form.shareableParams())
-            void run()
-          },
-        },
-        example.summary,
-      ),
-    ),
-  )
+  /** Fills the form from a link's fragment (empty: the defaults), remembering whether a link filled it. */
+  function showParams(params: URLSearchParams) {
+    fromLink = params.size > 0
+    form.setFromParams(params)
+  }
 
-  const formElement = h(
-    'form',
-    { class: 'tool-form', novalidate: true, 'aria-label': `${operation.name} input` },
-    form.element,
-    h(
-      'div',
-      { class: 'actions' },
-      h('button', { type: 'submit', class: autoRun ? 'secondary' : 'primary', id: 'run' }, autoRun ? 'Run again' : 'Run'),
-      copyButton('Copy link', () => location.href),
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'secondary',
-          onclick: () => {
-            fromLink = false
-            form.setFromParams(new URLSearchParams())
-            onChange()
-          },
-        },
-        'Reset',
-      ),
-    ),
-    sharing.note,
-    h(
-      'p',
-      { class: 'hint' },
-      autoRun ? 'The answer follows your typing. ' : 'This operation is slow on purpose: press Run (or Ctrl+Enter). ',
-      operation.runsInBrowser
-        ? 'It runs in your browser: what you type never leaves this page, and it works offline. '
-        : 'It runs on this service, so what you type is sent to it. ',
-      'Secrets and tokens are never put in the link.',
-    ),
-  )
+  const examples = examplesBar(operation, (example) => {
+    fromLink = false
+    form.setFromValues(example.input)
+    sharing.share(form.shareableParams())
+    void run()
+  })
+  const formElement = toolForm(operation, form.element, sharing.note, () => {
+    showParams(new URLSearchParams())
+    onChange()
+  })
   runOnSubmit(formElement, run)
   const habits = toolHabits(operation, form, answerSlot)
 
@@ -173,17 +117,11 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
     answerSlot,
     curlSlot,
   })
-
   if (openFile) acceptDroppedFiles(element, openFile)
-  if (operation.runsInBrowser) {
-    element
-      .querySelector('.summary')
-      ?.after(h('p', { class: 'runs-here' }, h('span', { class: 'badge' }, 'runs in your browser'), ' Your input never leaves this page.'))
-  }
+  if (operation.runsInBrowser) markRunsInBrowser(element)
 
   const params = readFragment()
-  fromLink = params.size > 0
-  form.setFromParams(params)
+  showParams(params)
   const hasRequired = operation.fields.some((field) => field.required)
   if (awaitMissing()) curlSlot.textContent = ''
   else if (autoRun && ([...params.keys()].length > 0 || !hasRequired)) void run()
@@ -193,11 +131,9 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
   }
 
   const onHashChange = () => {
-    const current = form.shareableParams().toString()
     const wanted = readFragment()
-    if (wanted.toString() === current) return
-    fromLink = wanted.size > 0
-    form.setFromParams(wanted)
+    if (wanted.toString() === form.shareableParams().toString()) return
+    showParams(wanted)
     if (autoRun) void run()
   }
   window.addEventListener('hashchange', onHashChange)
@@ -210,6 +146,68 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
       window.removeEventListener('hashchange', onHashChange)
     },
   }
+}
+
+function actionName(form: OperationForm): string | undefined {
+  const reading = form.fields.find(({ field }) => field.name === 'action')?.control.read()
+  return reading?.kind === 'value' ? String(reading.value) : undefined
+}
+
+/** What to fill in before anything is sent; when only secrets are missing from a link, each is named as left out on purpose. */
+function missingHint(operation: WebOperation, missing: FieldView[][], action: string | undefined, fromLink: boolean): string {
+  const namesOf = (views: FieldView[]) => views.map(({ field }) => `the ${fieldLabel(field).toLowerCase()}`).join(' or ')
+  const purpose = action === undefined ? '' : ` to ${action}`
+  if (fromLink && missing.every((views) => views.every(({ field }) => field.schema.writeOnly))) {
+    const names = missing.map(namesOf).join(' and ')
+    const [verb, pronoun] = missing.length > 1 ? ['were', 'them'] : ['was', 'it']
+    return `${names.charAt(0).toUpperCase()}${names.slice(1)} ${verb} deliberately left out of the link, as secrets always are: type ${pronoun}${purpose}.`
+  }
+  const [need] = missing
+  return `${hintVerb(need)} ${namesOf(need)}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
+}
+
+function examplesBar(operation: WebOperation, pick: (example: WebOperation['examples'][number]) => void): HTMLElement {
+  return h(
+    'div',
+    { class: 'examples', role: 'group', 'aria-labelledby': 'examples-label' },
+    h('span', { id: 'examples-label', class: 'examples-label' }, 'Examples:'),
+    ...operation.examples.map((example, index) =>
+      h('button', { type: 'button', class: 'secondary small example', 'data-example': index, onclick: () => pick(example) }, example.summary),
+    ),
+  )
+}
+
+/** The form with its buttons (Run, Copy link, Reset) and what the page does with what is typed. */
+function toolForm(operation: WebOperation, fields: HTMLElement, sharingNote: HTMLElement, reset: () => void): HTMLFormElement {
+  const autoRun = !operation.deliberatelySlow
+  return h(
+    'form',
+    { class: 'tool-form', novalidate: true, 'aria-label': `${operation.name} input` },
+    fields,
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'submit', class: autoRun ? 'secondary' : 'primary', id: 'run' }, autoRun ? 'Run again' : 'Run'),
+      copyButton('Copy link', () => location.href),
+      h('button', { type: 'button', class: 'secondary', onclick: reset }, 'Reset'),
+    ),
+    sharingNote,
+    h(
+      'p',
+      { class: 'hint' },
+      autoRun ? 'The answer follows your typing. ' : 'This operation is slow on purpose: press Run (or Ctrl+Enter). ',
+      operation.runsInBrowser
+        ? 'It runs in your browser: what you type never leaves this page, and it works offline. '
+        : 'It runs on this service, so what you type is sent to it. ',
+      'Secrets and tokens are never put in the link.',
+    ),
+  )
+}
+
+function markRunsInBrowser(page: HTMLElement): void {
+  page
+    .querySelector('.summary')
+    ?.after(h('p', { class: 'runs-here' }, h('span', { class: 'badge' }, 'runs in your browser'), ' Your input never leaves this page.'))
 }
 
 /** "Choose" for a closed set, "Paste" for the main input or a document, "Type" for the rest. */
