@@ -213,7 +213,8 @@ function asciiOf(punycode: Engines['punycode'], label: string): string | null {
  * depends on the whole name, is kept on for a label by appending an RTL label when the name is a
  * Bidi domain name.
  */
-function findErrors({ tr46, punycode, regexes }: Engines, text: string, flags: Flags, toAscii: boolean): IdnError[] {
+function findErrors(engines: Engines, text: string, flags: Flags, toAscii: boolean): IdnError[] {
+  const { tr46, punycode, regexes } = engines
   const base = { transitionalProcessing: flags.transitional, ignoreInvalidPunycode: flags.ignoreInvalidPunycode }
   const unicode = tr46.toUnicode(text, base).domain
   const bidiName = regexes.bidiDomain.test(unicode)
@@ -221,134 +222,175 @@ function findErrors({ tr46, punycode, regexes }: Engines, text: string, flags: F
   const errors: IdnError[] = []
   const ascii: string[] = []
   const labels = splitLabels(text)
-  // A code point alone, after '0' (which composes with nothing and is allowed everywhere), fails only for itself.
-  const refuses = (character: string, options: object) => tr46.toUnicode(`0${character}`, { ...base, ...options }).error
-  const firstRefused = (label: string, start: number, options: object) => {
-    for (let index = 0; index < label.length; ) {
-      const character = String.fromCodePoint(label.codePointAt(index)!)
-      if (refuses(character, options)) return { character, position: start + index }
-      index += character.length
-    }
-    return undefined
-  }
   labels.forEach(({ text: label, start }, index) => {
-    const add = (code: ErrorCode, message: string, position = start) => errors.push({ code, label: index, position, message })
-    const name = `label ${index} (${quote(label)})`
-    const mapped = tr46.toUnicode(`0${label}`, base).domain.slice(1)
     const decoded = unicodeLabels[index] ?? ''
     const encoded = asciiOf(punycode, decoded)
     ascii.push(encoded ?? '')
-    let failed = false
+    const context: LabelContext = {
+      engines,
+      base,
+      flags,
+      label,
+      start,
+      name: `label ${index} (${quote(label)})`,
+      mapped: tr46.toUnicode(`0${label}`, base).domain.slice(1),
+      decoded,
+      add: (code, message, position = start) => errors.push({ code, label: index, position, message }),
+    }
     if (toAscii && encoded === null) {
-      add('punycode', `${name} is too long for Punycode to encode: its numbers overflow the 32-bit integers RFC 3492 uses`)
-      failed = true
+      context.add('punycode', `${context.name} is too long for Punycode to encode: its numbers overflow the 32-bit integers RFC 3492 uses`)
+      return
     }
-    if (!failed && mapped.startsWith('xn--')) {
-      const digits = mapped.slice(4)
-      if (hasNonAscii(digits)) {
-        add('punycode', `${name} starts with xn-- but holds non-ASCII characters, so it is neither an A-label nor a Unicode label`)
-        failed = true
-      } else {
-        let value: string | undefined
-        try {
-          value = punycode.decode(digits)
-        } catch {
-          value = undefined
-        }
-        const fault = value === undefined || /\p{Cs}/u.test(value) ? punycodeFault(digits) : undefined
-        if (value === undefined || fault) {
-          if (!flags.ignoreInvalidPunycode) {
-            const where = fault ? `: ${fault.reason}` : ''
-            add('punycode', `${name} is not valid Punycode after its xn-- prefix${where}`, fault && mapped === label ? start + 4 + fault.position : start)
-            failed = true
-          }
-        } else if (value === '' || !hasNonAscii(value)) {
-          add('punycode', `${name} is an xn-- label that decodes to ${value === '' ? 'nothing' : 'ASCII only'}, which no valid A-label does`)
-          failed = true
-        }
-      }
-    }
-    if (!failed && tr46.toUnicode(label, base).error) {
-      const aLabel = mapped.startsWith('xn--')
-      const refused = aLabel ? firstRefused(decoded, 0, {}) : firstRefused(label, start, {})
-      if (refused) {
-        const where = aLabel ? 'decodes to a label with' : 'has'
-        add(
-          'disallowed',
-          `${name} ${where} ${showCharacter(refused.character)}${aLabel ? '' : ` at position ${refused.position}`}, which UTS #46 disallows in domain names`,
-          aLabel ? start : refused.position,
-        )
-      } else if (regexes.combiningMarks.test(String.fromCodePoint(decoded.codePointAt(0) ?? 0x30))) {
-        add('combiningMark', `${name} starts with a combining mark, ${showCharacter(String.fromCodePoint(decoded.codePointAt(0)!))}, which no label may`)
-      } else if (aLabel) {
-        add('punycode', `${name} decodes to a label that is not valid: not in NFC, or holding a full stop or an xn-- prefix`)
-      } else {
-        add('disallowed', `${name} is not a valid label`)
-      }
-      failed = true
-    }
-    if (failed) return
-    const check = (option: string, suffix = '') => tr46.toUnicode(label + suffix, { ...base, [option]: true }).error
-    if (flags.checkHyphens && check('checkHyphens')) {
-      add('hyphens', `${name} starts or ends with a hyphen, or has -- in its third and fourth places; turn checkHyphens off to allow it`)
-    }
-    if (flags.useStd3AsciiRules && check('useSTD3ASCIIRules')) {
-      const refused = mapped.startsWith('xn--') ? undefined : firstRefused(label, start, { useSTD3ASCIIRules: true })
-      const what = !refused
-        ? 'decodes to an ASCII character other than a-z, 0-9 or -'
-        : hasNonAscii(refused.character)
-          ? `has ${showCharacter(refused.character)} at position ${refused.position}, which maps to ASCII characters other than a-z, 0-9 or -`
-          : `has ${showCharacter(refused.character)} at position ${refused.position}`
-      add(
-        'std3',
-        `${name} ${what}, which useStd3AsciiRules refuses (only a-z, 0-9 and - are allowed among ASCII characters); turn it off for URL hosts`,
-        refused?.position,
-      )
-    }
-    if (flags.checkJoiners && !flags.transitional && check('checkJoiners')) {
-      add('joiners', `${name} has a ZERO WIDTH JOINER or NON-JOINER where the ContextJ rules of RFC 5892 do not allow one`)
-    }
-    if (flags.checkBidi && bidiName && check('checkBidi', `.${RTL_LABEL}`)) {
-      add('bidi', `${name} breaks the Bidi rule of RFC 5893 for a name with right-to-left characters`)
-    }
+    if (aLabelError(context) || validityError(context)) return
+    optionErrors(context, bidiName)
   })
-  if (flags.verifyDnsLength) {
-    if (toAscii) {
-      const joined = ascii.join('.')
-      ascii.forEach((label, index) => {
-        if (label.length === 0) {
-          const last = index === ascii.length - 1 && index > 0
-          const advice = last ? ': it is the root label of a trailing dot; drop the dot, or turn verifyDnsLength off' : '; turn verifyDnsLength off to allow it'
-          errors.push({ code: 'dnsLength', label: index, position: labels[index].start, message: `label ${index} is empty${advice}` })
-        } else if (label.length > MAX_LABEL) {
-          errors.push({
-            code: 'dnsLength',
-            label: index,
-            position: labels[index].start,
-            message: `label ${index} (${quote(labels[index].text)}) is ${label.length} characters long in ASCII, over the ${MAX_LABEL} DNS allows`,
-          })
-        }
-      })
-      if (joined.length > MAX_NAME) {
-        errors.push({
-          code: 'dnsLength',
-          label: null,
-          position: 0,
-          message: `the name is ${joined.length} characters long in ASCII, over the ${MAX_NAME} DNS allows`,
-        })
-      }
-    } else {
-      // UTS #46 ToUnicode reports an empty label (X4_2) but for the root label after a trailing dot.
-      const inner = labels.length > 1 ? labels.slice(0, -1) : labels
-      inner.forEach(({ start }, index) => {
-        if (unicodeLabels[index] === '') {
-          errors.push({ code: 'dnsLength', label: index, position: start, message: `label ${index} is empty; turn verifyDnsLength off to allow it` })
-        }
-      })
-    }
-  }
+  if (flags.verifyDnsLength) errors.push(...(toAscii ? asciiLengthErrors(labels, ascii) : emptyLabelErrors(labels, unicodeLabels)))
   errors.sort((a, b) => (a.label ?? Number.MAX_SAFE_INTEGER) - (b.label ?? Number.MAX_SAFE_INTEGER))
   return errors
+}
+
+/** One label being checked: as written, as tr46 maps it, as ToUnicode decodes it, and where its errors go. */
+interface LabelContext {
+  engines: Engines
+  base: { transitionalProcessing: boolean; ignoreInvalidPunycode: boolean }
+  flags: Flags
+  label: string
+  start: number
+  /** The label as messages name it: its index and its text. */
+  name: string
+  mapped: string
+  decoded: string
+  add(code: ErrorCode, message: string, position?: number): void
+}
+
+/** The first code point of `label` that tr46 refuses with `options`, with its position in the name. */
+function firstRefused({ engines, base }: LabelContext, label: string, start: number, options: object) {
+  for (let index = 0; index < label.length; ) {
+    const character = String.fromCodePoint(label.codePointAt(index)!)
+    // A code point alone, after '0' (which composes with nothing and is allowed everywhere), fails only for itself.
+    if (engines.tr46.toUnicode(`0${character}`, { ...base, ...options }).error) return { character, position: start + index }
+    index += character.length
+  }
+  return undefined
+}
+
+/** An xn-- label that is no valid A-label: non-ASCII after the prefix, Punycode that does not decode, or decodes to ASCII only. True when it failed. */
+function aLabelError(context: LabelContext): boolean {
+  const { engines, flags, label, start, name, mapped, add } = context
+  if (!mapped.startsWith('xn--')) return false
+  const digits = mapped.slice(4)
+  if (hasNonAscii(digits)) {
+    add('punycode', `${name} starts with xn-- but holds non-ASCII characters, so it is neither an A-label nor a Unicode label`)
+    return true
+  }
+  let value: string | undefined
+  try {
+    value = engines.punycode.decode(digits)
+  } catch {
+    value = undefined
+  }
+  const fault = value === undefined || /\p{Cs}/u.test(value) ? punycodeFault(digits) : undefined
+  if (value === undefined || fault) {
+    if (flags.ignoreInvalidPunycode) return false
+    const where = fault ? `: ${fault.reason}` : ''
+    add('punycode', `${name} is not valid Punycode after its xn-- prefix${where}`, fault && mapped === label ? start + 4 + fault.position : start)
+    return true
+  }
+  if (value === '' || !hasNonAscii(value)) {
+    add('punycode', `${name} is an xn-- label that decodes to ${value === '' ? 'nothing' : 'ASCII only'}, which no valid A-label does`)
+    return true
+  }
+  return false
+}
+
+/** A label UTS #46 refuses whatever the options: a disallowed character, a leading combining mark, an invalid decoded A-label. True when it failed. */
+function validityError(context: LabelContext): boolean {
+  const { engines, base, label, start, name, mapped, decoded, add } = context
+  if (!engines.tr46.toUnicode(label, base).error) return false
+  const aLabel = mapped.startsWith('xn--')
+  const refused = aLabel ? firstRefused(context, decoded, 0, {}) : firstRefused(context, label, start, {})
+  if (refused) {
+    const where = aLabel ? 'decodes to a label with' : 'has'
+    add(
+      'disallowed',
+      `${name} ${where} ${showCharacter(refused.character)}${aLabel ? '' : ` at position ${refused.position}`}, which UTS #46 disallows in domain names`,
+      aLabel ? start : refused.position,
+    )
+  } else if (engines.regexes.combiningMarks.test(String.fromCodePoint(decoded.codePointAt(0) ?? 0x30))) {
+    add('combiningMark', `${name} starts with a combining mark, ${showCharacter(String.fromCodePoint(decoded.codePointAt(0)!))}, which no label may`)
+  } else if (aLabel) {
+    add('punycode', `${name} decodes to a label that is not valid: not in NFC, or holding a full stop or an xn-- prefix`)
+  } else {
+    add('disallowed', `${name} is not a valid label`)
+  }
+  return true
+}
+
+/** The checks each flag turns on: hyphens, STD3 ASCII rules, joiners and the Bidi rule, one at a time. */
+function optionErrors(context: LabelContext, bidiName: boolean): void {
+  const { engines, base, flags, label, start, name, mapped, add } = context
+  const check = (option: string, suffix = '') => engines.tr46.toUnicode(label + suffix, { ...base, [option]: true }).error
+  if (flags.checkHyphens && check('checkHyphens')) {
+    add('hyphens', `${name} starts or ends with a hyphen, or has -- in its third and fourth places; turn checkHyphens off to allow it`)
+  }
+  if (flags.useStd3AsciiRules && check('useSTD3ASCIIRules')) {
+    const refused = mapped.startsWith('xn--') ? undefined : firstRefused(context, label, start, { useSTD3ASCIIRules: true })
+    const what = !refused
+      ? 'decodes to an ASCII character other than a-z, 0-9 or -'
+      : hasNonAscii(refused.character)
+        ? `has ${showCharacter(refused.character)} at position ${refused.position}, which maps to ASCII characters other than a-z, 0-9 or -`
+        : `has ${showCharacter(refused.character)} at position ${refused.position}`
+    add(
+      'std3',
+      `${name} ${what}, which useStd3AsciiRules refuses (only a-z, 0-9 and - are allowed among ASCII characters); turn it off for URL hosts`,
+      refused?.position,
+    )
+  }
+  if (flags.checkJoiners && !flags.transitional && check('checkJoiners')) {
+    add('joiners', `${name} has a ZERO WIDTH JOINER or NON-JOINER where the ContextJ rules of RFC 5892 do not allow one`)
+  }
+  if (flags.checkBidi && bidiName && check('checkBidi', `.${RTL_LABEL}`)) {
+    add('bidi', `${name} breaks the Bidi rule of RFC 5893 for a name with right-to-left characters`)
+  }
+}
+
+/** verifyDnsLength on the ASCII form: no empty label, none over 63 characters, the name at most 253. */
+function asciiLengthErrors(labels: Array<{ text: string; start: number }>, ascii: string[]): IdnError[] {
+  const errors: IdnError[] = []
+  ascii.forEach((label, index) => {
+    if (label.length === 0) {
+      const last = index === ascii.length - 1 && index > 0
+      const advice = last ? ': it is the root label of a trailing dot; drop the dot, or turn verifyDnsLength off' : '; turn verifyDnsLength off to allow it'
+      errors.push({ code: 'dnsLength', label: index, position: labels[index].start, message: `label ${index} is empty${advice}` })
+    } else if (label.length > MAX_LABEL) {
+      errors.push({
+        code: 'dnsLength',
+        label: index,
+        position: labels[index].start,
+        message: `label ${index} (${quote(labels[index].text)}) is ${label.length} characters long in ASCII, over the ${MAX_LABEL} DNS allows`,
+      })
+    }
+  })
+  const joined = ascii.join('.')
+  if (joined.length > MAX_NAME) {
+    errors.push({
+      code: 'dnsLength',
+      label: null,
+      position: 0,
+      message: `the name is ${joined.length} characters long in ASCII, over the ${MAX_NAME} DNS allows`,
+    })
+  }
+  return errors
+}
+
+/** verifyDnsLength for ToUnicode, which reports an empty label (X4_2) but for the root label after a trailing dot. */
+function emptyLabelErrors(labels: Array<{ text: string; start: number }>, unicodeLabels: string[]): IdnError[] {
+  const inner = labels.length > 1 ? labels.slice(0, -1) : labels
+  return inner.flatMap(({ start }, index) =>
+    unicodeLabels[index] === ''
+      ? [{ code: 'dnsLength' as const, label: index, position: start, message: `label ${index} is empty; turn verifyDnsLength off to allow it` }]
+      : [],
+  )
 }
 
 function toTr46Options(flags: Flags) {
