@@ -4,7 +4,10 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { cpuTimeOfAsync, expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
-import { convert, type Rational, roundToDigits, UNITS, units } from './index.ts'
+import { roundToDigits } from './decimals.ts'
+import { convert, units } from './index.ts'
+import type { Rational } from './rational.ts'
+import { UNITS } from './unit-table.ts'
 
 type Fields = Record<string, unknown>
 const run = (input: Fields) => execute(units, input) as Promise<Fields>
