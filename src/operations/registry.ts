@@ -23,7 +23,7 @@ export const operationLoaders = {
   cron: () => import('./cron/index.ts').then((module) => module.cron),
   'csv-json': () => import('./csv-json/index.ts').then((module) => module.csvJson),
   datetime: () => import('./datetime/index.ts').then((module) => module.datetime),
-  detect: () => import('./detect/index.ts').then((module) => module.detect),
+  detect: () => import('./recognisers.ts').then((module) => module.detect),
   diff: () => import('./diff/index.ts').then((module) => module.diff),
   'docker-compose': () => import('./docker-compose/index.ts').then((module) => module.dockerCompose),
   extract: () => import('./extract/index.ts').then((module) => module.extract),

@@ -4,8 +4,13 @@ import fc from 'fast-check'
 import { expectRefusal } from '../../../test/expect.ts'
 import { execute, type OffloadPolicy, setOffloadPolicy } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
+import { detect, recognisers } from '../recognisers.ts'
 import { loadOperation } from '../registry.ts'
-import { DETECTED_TYPES, type DetectedType, detect, detectTypes } from './index.ts'
+import { rankedCandidates } from './rank.ts'
+
+const DETECTED_TYPES = recognisers.map((recogniser) => recogniser.type)
+type DetectedType = (typeof recognisers)[number]['type']
+const detectTypes = (text: string) => rankedCandidates(recognisers, text)
 
 interface Candidate {
   type: DetectedType
@@ -91,6 +96,7 @@ describe('detect', () => {
 
   test('the golden table: one canonical example per type ranks first with its confidence', async () => {
     assert.deepEqual(new Set(GOLDEN.map(([type]) => type)), new Set(DETECTED_TYPES), 'every type has an example')
+    assert.equal(new Set(DETECTED_TYPES).size, DETECTED_TYPES.length, 'one recogniser per type')
     for (const [type, confidence, input] of GOLDEN) {
       const { result, candidates } = await run({ input })
       assert.equal(result, type, `${input}: ${JSON.stringify(candidates.map((c) => [c.type, c.confidence]))}`)
