@@ -5,6 +5,7 @@ import { invalidInput, limitExceeded, validationError } from '../../core/errors.
 import { lazily } from '../../core/lazy.ts'
 import { assertOutputWithinLimit } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { type WhatwgUrl, whatwgUrl } from '../../lib/net/url-standard.ts'
 
 /** The longest URL text accepted, in characters. */
 export const MAX_URL_LENGTH = 262_144
@@ -15,15 +16,10 @@ const URL_COPIES_IN_ANSWER = 4
 /** Inputs longer than this (all text fields together) are parsed on a worker thread. */
 const OFFLOAD_LENGTH = 16_384
 
-type WhatwgUrl = typeof import('whatwg-url') & {
-  /** Present in whatwg-url 17 but missing from its type definitions. */
-  parseURLWithValidationErrors(input: string, options?: { baseURL?: URLRecord | null }): { url: URLRecord | null; validationErrors: string[] }
-}
-
 /** whatwg-url (the URL Standard's reference implementation) and tr46 (UTS #46), loaded with the first URL (see lazily). */
 export const engines = lazily(async () => {
-  const [whatwg, tr46] = await Promise.all([import('whatwg-url'), import('tr46')])
-  return { whatwg: commonJsExports(whatwg) as unknown as WhatwgUrl, tr46: commonJsExports(tr46) }
+  const [whatwg, tr46] = await Promise.all([whatwgUrl(), import('tr46')])
+  return { whatwg, tr46: commonJsExports(tr46) }
 })
 type Engines = Awaited<ReturnType<typeof engines>>
 
