@@ -23,7 +23,7 @@ const decodeHex = (input: string, encoding: string, fields: Fields = {}) => deco
 const rejects = (input: Fields, code: string, expected: ExpectedRefusal = {}) => expectRefusal(run(input), { code, ...expected })
 const hexOf = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex')
 
-const suite = (path: string) => new URL(`../../test/fixtures/suites/${path}`, import.meta.url)
+const suite = (path: string) => new URL(`../../../test/fixtures/suites/${path}`, import.meta.url)
 /** Bitcoin Core's src/test/data/base58_encode_decode.json: [hex, base58] pairs. */
 const BITCOIN_BASE58 = JSON.parse(readFileSync(suite('bitcoin-base58/base58_encode_decode.json'), 'utf8')) as Array<[string, string]>
 /** The test vectors of BIP-173 and BIP-350, as their texts list them. */

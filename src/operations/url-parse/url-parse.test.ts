@@ -16,7 +16,7 @@ type Answer = Record<string, unknown>
 const run = (input: Record<string, unknown>) => execute(urlParse, input, { timeBudgetMs: 60_000 }) as Promise<Answer>
 /** In this thread, for inputs large enough to offload: the worker pool's start would dominate the test's time. */
 const runHere = async (input: Record<string, unknown>) => (await urlParse.run(validate(urlParse.input, input))) as Answer
-const suite = (file: string) => JSON.parse(readFileSync(new URL(`../../test/fixtures/suites/wpt-url/${file}`, import.meta.url), 'utf8'))
+const suite = (file: string) => JSON.parse(readFileSync(new URL(`../../../test/fixtures/suites/wpt-url/${file}`, import.meta.url), 'utf8'))
 
 /** The URL API getters urltestdata.json and setters_tests.json check. */
 const GETTERS = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'] as const
