@@ -3,18 +3,9 @@ import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { servedOperations } from '../../src/served.ts'
+import { HOSTILE_PAYLOADS } from '../collected-rows.ts'
 import { buildTestApp, postTo, ROOMY_CONFIG, request } from '../helpers.ts'
-import {
-  accepts,
-  assertEnvelope,
-  expectAnswer,
-  expectError,
-  HOSTILE_PAYLOADS,
-  invalidFieldInputs,
-  MALFORMED_BODIES,
-  NOT_OBJECT_BODIES,
-  properties,
-} from '../hostile-inputs.ts'
+import { accepts, assertEnvelope, expectAnswer, expectError, invalidFieldInputs, MALFORMED_BODIES, NOT_OBJECT_BODIES, properties } from '../hostile-inputs.ts'
 
 describe('hostile input: every row of the error table, for every operation', () => {
   let app: FastifyInstance

@@ -16,8 +16,9 @@ import { textToValue } from '../../src/core/text-values.ts'
 import { mcpTools } from '../../src/mcp/tools.ts'
 import { operations } from '../../src/operations/index.ts'
 import { batch, servedOperations } from '../../src/served.ts'
+import { HOSTILE_PAYLOADS } from '../collected-rows.ts'
 import { buildTestApp, type CommandOutcome, devutils, type Envelope, originOf, postTo, ROOMY_CONFIG } from '../helpers.ts'
-import { expectAnswer, expectError, HOSTILE_PAYLOADS, invalidFieldInputs, MALFORMED_BODIES, NOT_OBJECT_BODIES } from '../hostile-inputs.ts'
+import { expectAnswer, expectError, invalidFieldInputs, MALFORMED_BODIES, NOT_OBJECT_BODIES } from '../hostile-inputs.ts'
 import { ROOT } from '../processes.ts'
 
 /**

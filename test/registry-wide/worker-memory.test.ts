@@ -7,7 +7,7 @@ import { DEFAULT_CONFIG } from '../../src/core/config.ts'
 import { ERROR_STATUS, type ErrorCode } from '../../src/core/errors.ts'
 import { WORKER_HEAP_LIMITS } from '../../src/core/pool.ts'
 import { operationsByName } from '../../src/operations/index.ts'
-import { HEAVY_INPUTS } from '../fixtures/heavy-inputs.ts'
+import { HEAVY_INPUTS } from '../collected-rows.ts'
 import { startService } from '../processes.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))

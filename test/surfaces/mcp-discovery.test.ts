@@ -12,8 +12,8 @@ import { closestName, searchOperations } from '../../src/core/search.ts'
 import { DISCOVERY_TOOLS } from '../../src/mcp/discovery.ts'
 import { type CreateMcpServerOptions, createMcpServer } from '../../src/mcp/server.ts'
 import { operations } from '../../src/operations/index.ts'
-import { x509 } from '../../src/operations/x509/index.ts'
 import { servedOperations } from '../../src/served.ts'
+import { MCP_TASKS, SEARCH_WORDS } from '../collected-rows.ts'
 import { buildTestApp, connectInMemory } from '../helpers.ts'
 
 /** The budget of the default tool list an agent loads before it asks anything, in o200k tokens. */
@@ -129,18 +129,7 @@ const ranked = (query: string) => searchOperations(searchable, query).map((hit) 
 
 describe('the ranking that finds operations (searchOperations), for MCP and the web app', () => {
   // What people type into a launcher: a name, or the word they know the tool by.
-  for (const [query, expected] of [
-    ['base64', 'base64'],
-    ['json', 'json'],
-    ['diff', 'diff'],
-    ['cron', 'cron'],
-    ['url', 'url'],
-    ['sha256', 'hash'],
-    ['epoch', 'timestamp'],
-    ['regex', 'regex'],
-    ['uuid', 'uuid'],
-    ['jwt', 'jwt'],
-  ] as const) {
+  for (const [query, expected] of SEARCH_WORDS) {
     test(`"${query}" ranks ${expected} first`, () => {
       assert.equal(ranked(query)[0], expected, ranked(query).join(', '))
     })
@@ -219,248 +208,6 @@ describe('the discovery tools check their arguments against their input schemas'
   }
 })
 
-/** Everyday tasks in an agent's words, the operation that does each, and the fields it then sends. */
-const TASKS: Array<{ task: string; operation: string; arguments: Record<string, unknown>; check: (data: Record<string, unknown>) => void }> = [
-  {
-    task: 'decode this JWT',
-    operation: 'jwt',
-    arguments: { action: 'decode', input: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.sig' },
-    check: (data) => assert.match(JSON.stringify(data), /"sub":"123"/),
-  },
-  {
-    task: 'crc16 modbus checksum of a message',
-    operation: 'checksum',
-    arguments: { input: '123456789', algorithm: 'CRC-16/MODBUS' },
-    check: (data) => assert.equal(data.result, '4b37'),
-  },
-  {
-    task: 'which crc algorithm gives this check value',
-    operation: 'checksum',
-    arguments: { input: '123456789', algorithm: 'all', expected: '0xcbf43926' },
-    check: (data) => assert.deepEqual(data.matching, ['CRC-32/ISO-HDLC']),
-  },
-  {
-    task: 'keccak-256 hash as ethereum computes it',
-    operation: 'hash',
-    arguments: { input: '', algorithm: 'keccak-256' },
-    check: (data) => assert.match(String(data.result), /^c5d2460186f7233c/),
-  },
-  {
-    task: 'sha256 of a text',
-    operation: 'hash',
-    arguments: { input: 'abc', algorithm: 'sha256' },
-    check: (data) => assert.match(String(data.result), /^ba7816bf/),
-  },
-  {
-    task: 'htpasswd line for basic auth',
-    operation: 'htpasswd',
-    arguments: { username: 'alice', password: 'secret', algorithm: 'sha1' },
-    check: (data) => assert.equal(data.result, 'alice:{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ='),
-  },
-  { task: 'next cron run', operation: 'cron', arguments: { input: '0 9 * * 1' }, check: (data) => assert.ok(data.description) },
-  {
-    task: 'epoch to date',
-    operation: 'timestamp',
-    arguments: { input: 1700000000 },
-    check: (data) => assert.match(JSON.stringify(data), /2023-11-14T22:13:20/),
-  },
-  {
-    task: 'convert 5 miles to km',
-    operation: 'units',
-    arguments: { input: '5 mi', to: 'km' },
-    check: (data) => assert.equal(data.text, '8.04672'),
-  },
-  { task: 'prettify json', operation: 'json', arguments: { input: '{"a":1}' }, check: (data) => assert.equal(data.result, '{\n  "a": 1\n}') },
-  { task: 'generate a uuid', operation: 'uuid', arguments: {}, check: (data) => assert.match(String(data.result), /^[0-9a-f-]{36}$/) },
-  { task: 'url encode a string', operation: 'url', arguments: { input: 'a b' }, check: (data) => assert.equal(data.result, 'a%20b') },
-  { task: 'convert yaml to json', operation: 'yaml-json', arguments: { input: 'a: 1' }, check: (data) => assert.deepEqual(data.result, { a: 1 }) },
-  {
-    task: 'count the words in a text',
-    operation: 'text-stats',
-    arguments: { input: 'One two three. Four!' },
-    check: (data) => assert.equal((data.result as { words: number }).words, 4),
-  },
-  {
-    task: 'escape a string for a python literal',
-    operation: 'string-escape',
-    arguments: { input: "it's\n", language: 'python' },
-    check: (data) => assert.equal(data.result, "it\\'s\\n"),
-  },
-  {
-    task: 'validate json against a schema',
-    operation: 'json-schema',
-    arguments: { input: { id: 0 }, schema: { properties: { id: { minimum: 1 } } } },
-    check: (data) => assert.equal(data.result, false),
-  },
-  {
-    task: 'generate typescript interfaces from json',
-    operation: 'json-types',
-    arguments: { input: { id: 1, name: 'Ada' } },
-    check: (data) => assert.match(String(data.result), /^export interface Root \{/),
-  },
-  {
-    task: 'convert markdown to html',
-    operation: 'markdown',
-    arguments: { input: '# Hi\n\n*there*' },
-    check: (data) => assert.equal(data.result, '<h1>Hi</h1>\n<p><em>there</em></p>\n'),
-  },
-  {
-    task: 'what are rwxr-xr-x file permissions in octal',
-    operation: 'chmod',
-    arguments: { input: 'rwxr-xr-x' },
-    check: (data) => assert.equal(data.result, '0755'),
-  },
-  {
-    task: 'find all matches of a regular expression',
-    operation: 'regex',
-    arguments: { pattern: '\\d+', input: 'a1b22' },
-    check: (data) =>
-      assert.deepEqual(
-        (data.result as Array<{ match: string }>).map((match) => match.match),
-        ['1', '22'],
-      ),
-  },
-  {
-    task: 'pretty print a minified sql query',
-    operation: 'format',
-    arguments: { input: 'select a, b from t where a = 1', language: 'sql' },
-    check: (data) => assert.equal(data.result, 'select\n  a,\n  b\nfrom\n  t\nwhere\n  a = 1'),
-  },
-  {
-    task: 'reshape json with a jq filter',
-    operation: 'jq',
-    arguments: { filter: '.users | map(.name)', input: '{"users":[{"name":"Ada"},{"name":"Linus"}]}' },
-    check: (data) => assert.deepEqual(data.result, [['Ada', 'Linus']]),
-  },
-  {
-    task: 'parse this user agent string: which browser and os, is it a bot?',
-    operation: 'user-agent',
-    arguments: { input: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
-    check: (data) => assert.deepEqual(data.bot, { isBot: true, name: 'Googlebot' }),
-  },
-  {
-    task: 'convert an internationalized domain name with umlauts to punycode xn--',
-    operation: 'idn',
-    arguments: { input: 'bücher.example' },
-    check: (data) => assert.equal(data.result, 'xn--bcher-kva.example'),
-  },
-  {
-    task: 'what does http status code 422 mean',
-    operation: 'lookup',
-    arguments: { table: 'httpStatus', input: 422 },
-    check: (data) => assert.equal((data.result as { title: string }).title, 'Unprocessable Content'),
-  },
-  {
-    task: 'turn my docker run command into a docker-compose.yml',
-    operation: 'docker-compose',
-    arguments: { input: 'docker run -d -p 8080:80 --name web nginx' },
-    check: (data) => assert.equal(data.result, 'services:\n  web:\n    image: nginx\n    container_name: web\n    ports:\n      - "8080:80"\n'),
-  },
-  {
-    task: 'pull the ioc urls and ip addresses out of this threat report',
-    operation: 'extract',
-    arguments: { input: 'C2 at hxxp://evil[.]example/gate.php and 203.0.113.7', types: ['url', 'ipv4'] },
-    check: (data) =>
-      assert.deepEqual(
-        (data.result as Array<{ fanged: string }>).map((item) => item.fanged),
-        ['http://evil.example/gate.php', '203.0.113.7'],
-      ),
-  },
-  {
-    task: 'what kind of string is this? identify it',
-    operation: 'detect',
-    arguments: { input: '507f1f77bcf86cd799439011' },
-    check: (data) => assert.equal(data.result, 'objectId'),
-  },
-  {
-    task: 'which uuid version is this and when was it created',
-    operation: 'uuid',
-    arguments: { action: 'inspect', input: '017F22E2-79B0-7CC3-98C4-DC0C0C07398F' },
-    check: (data) => assert.deepEqual([data.version, data.time], [7, '2022-02-22T19:22:22.000Z']),
-  },
-  {
-    task: 'how many days between two dates',
-    operation: 'datetime',
-    arguments: { input: '2024-01-01', action: 'difference', end: '2024-03-01', largestUnit: 'days' },
-    check: (data) => assert.equal(data.result, 'P60D'),
-  },
-  {
-    task: 'parse this url: hostname, port and query parameters',
-    operation: 'url-parse',
-    arguments: { input: 'https://example.com:8080/search?q=a+b' },
-    check: (data) => assert.deepEqual([data.hostname, data.port, data.query], ['example.com', '8080', [{ name: 'q', value: 'a b' }]]),
-  },
-  {
-    task: 'decode this base58check bitcoin address to hex',
-    operation: 'base-encoding',
-    arguments: { input: '1PMycacnJaSqwwJqjawXBErnLsZ7RkXUAs', action: 'decode', encoding: 'base58check', outputEncoding: 'hex' },
-    check: (data) => assert.equal(data.result, '00f54a5851e9372b87810a8e60cdd2e7cfd80b6e31'),
-  },
-  {
-    task: 'decrypt this openssl aes-256-cbc encrypted text with my passphrase',
-    operation: 'cipher',
-    arguments: { action: 'decrypt', format: 'openssl', input: 'U2FsdGVkX18d5LqufG/1Q2plozpaoj2gwLEj+eDVMZg=', passphrase: 'correct-horse', iterations: 10_000 },
-    check: (data) => assert.equal(data.result, 'hello devutils'),
-  },
-  {
-    task: 'is this credit card number valid (luhn check)',
-    operation: 'check-digit',
-    arguments: { input: '4111 1111 1111 1111', scheme: 'card' },
-    check: (data) => assert.deepEqual([data.valid, data.brand], [true, 'visa']),
-  },
-  {
-    task: 'validate an IBAN bank account number',
-    operation: 'iban',
-    arguments: { input: 'GB82 WEST 1234 5698 7654 32' },
-    check: (data) => assert.deepEqual([data.valid, data.country, data.bankCode], [true, 'GB', 'WEST']),
-  },
-  {
-    task: 'is this phone number valid and what is it in e164 format',
-    operation: 'phone',
-    arguments: { input: '044 668 18 00', country: 'CH' },
-    check: (data) => assert.deepEqual([data.result, data.valid], ['+41446681800', true]),
-  },
-  {
-    task: 'show the fingerprint of my ssh public key',
-    operation: 'key',
-    arguments: { action: 'inspect', input: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAINdamAGCsQq31Uv+08lkBzoO4XLz2qYjJa8CGmj3B1Ea me@host' },
-    check: (data) => assert.equal((data.fingerprints as { sha256: string }).sha256, 'SHA256:bbXpuKG6zhzdmnxq256TlqzFBzRl2f6OOg722cYNbU8'),
-  },
-  { task: 'base64 decode', operation: 'base64', arguments: { input: 'aGk=', action: 'decode' }, check: (data) => assert.equal(data.result, 'hi') },
-  {
-    task: 'run several operations in sequence',
-    operation: 'pipeline',
-    arguments: { input: 'hello', steps: [{ operation: 'rot13' }, { operation: 'base64' }] },
-    check: (data) => assert.equal(data.result, 'dXJ5eWI='),
-  },
-  {
-    task: 'decode this PEM certificate and show its expiry date and fingerprint',
-    operation: 'x509',
-    arguments: { input: (x509.examples[0].input as { input: string }).input },
-    check: (data) =>
-      assert.deepEqual(
-        (data.result as Array<{ notAfter: string; fingerprints: { sha256: string } }>).map((item) => item.notAfter),
-        ['2026-04-01T00:00:00Z'],
-      ),
-  },
-  {
-    task: 'generate an EAN-13 barcode for product number 400638133393',
-    operation: 'barcode',
-    arguments: { input: '400638133393', format: 'ean13' },
-    check: (data) => assert.equal(data.text, '4006381333931'),
-  },
-  {
-    task: 'read the QR code in this PNG image',
-    operation: 'qr-code',
-    arguments: {
-      action: 'decode',
-      input:
-        'iVBORw0KGgoAAAANSUhEUgAAADIAAAAyCAAAAAA7VNdtAAAAtElEQVR42t2W3QqAMAiFff+XrosIPf40pwbRoEFbnx30uKJje9CnEYJx3ctZ7nUQ8VrC2dlrICyKpQZ7QwgDbyK8Mo1gIvVjibokEG0YeSU9tkQcg9N2v6QQW847zcasRYQtiMXUwXqIXLKCphDZTloYBusg2Lg6gElHGfHsItsZQhURa3AvFX0EReExHggrIbHxsbHnECwgAnOILqJqvgZiP3zegdhDzCHqSn302BL5yZ/SCZzlHjdOt1ZRAAAAAElFTkSuQmCC',
-    },
-    check: (data) => assert.equal(data.result, 'hi'),
-  },
-]
-
 describe('an agent on the default tools over Streamable HTTP', () => {
   let app: FastifyInstance
   let url: URL
@@ -483,7 +230,7 @@ describe('an agent on the default tools over Streamable HTTP', () => {
     return result.structuredContent as Record<string, unknown>
   }
 
-  for (const { task, operation, arguments: fields, check } of TASKS) {
+  for (const { task, operation, arguments: fields, check } of MCP_TASKS) {
     test(`"${task}": finds ${operation} first, reads its fields, runs it`, async () => {
       const found = (await call('find_operations', { query: task })) as { operations: Array<{ name: string }> }
       assert.equal(found.operations[0]?.name, operation, JSON.stringify(found.operations.map((match) => match.name)))
