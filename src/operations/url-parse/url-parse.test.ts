@@ -8,7 +8,8 @@ import { isDevutilsError } from '../../core/errors.ts'
 import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
-import { MAX_QUERY_PAIRS, urlParse } from './index.ts'
+import { urlParse } from './index.ts'
+import { MAX_QUERY_PAIRS } from './schemas.ts'
 
 after(() => closeWorkerPool())
 
