@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { Type } from 'typebox'
 import { invalidInput, isDevutilsError, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { decodeBase32, encodeBase32 } from '../../lib/bytes/base32.ts'
 import { randomBytes } from '../../lib/random/random.ts'
-import { decodeBase32, encodeBase32 } from '../base32/index.ts'
 
 const ACTIONS = ['generate', 'verify', 'newSecret'] as const
 type Action = (typeof ACTIONS)[number]

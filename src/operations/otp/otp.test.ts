@@ -3,7 +3,7 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
-import { encodeBase32 } from '../base32/index.ts'
+import { encodeBase32 } from '../../lib/bytes/base32.ts'
 import { otp } from './index.ts'
 
 type Answer = Record<string, unknown> & { result: unknown; warnings: string[] }
