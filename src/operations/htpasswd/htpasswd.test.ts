@@ -6,7 +6,7 @@ import { bcryptVerify } from 'hash-wasm'
 import { expectRefusal, type Refusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
-import { md5CryptString, shaCryptString } from '../password-hash/crypt-hashes.ts'
+import { md5CryptString, shaCryptString } from '../../lib/crypto/crypt-hashes.ts'
 import { htpasswd } from './index.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine slows the hashing a lot.

@@ -2,9 +2,11 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { Type } from 'typebox'
 import { DevutilsError, invalidInput, isDevutilsError, limitExceeded, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { bcryptKey, writeBcrypt } from '../../lib/crypto/bcrypt.ts'
+import { cryptSalt, MD5_CRYPT, md5CryptString, SHA_CRYPT, shaCryptString } from '../../lib/crypto/crypt-hashes.ts'
+import { type ParsedHash, parseHash } from '../../lib/crypto/parse-hash.ts'
+import { assertShaCryptWithin, LIMITS } from '../../lib/crypto/password-cost.ts'
 import { randomBytes } from '../../lib/random/random.ts'
-import { cryptSalt, MD5_CRYPT, md5CryptString, SHA_CRYPT, shaCryptString } from '../password-hash/crypt-hashes.ts'
-import { assertShaCryptWithin, bcryptKey, LIMITS, type ParsedHash, parseHash, writeBcrypt } from '../password-hash/index.ts'
 
 const ALGORITHMS = ['bcrypt', 'sha512-crypt', 'sha256-crypt', 'apr1', 'sha1'] as const
 type Algorithm = (typeof ALGORITHMS)[number]

@@ -6,8 +6,9 @@ import { argon2Verify, bcryptVerify, scrypt as wasmScrypt } from 'hash-wasm'
 import { expectRefusal, type Refusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
-import { shaCryptString } from './crypt-hashes.ts'
-import { passwordHash, scryptKey } from './index.ts'
+import { shaCryptString } from '../../lib/crypto/crypt-hashes.ts'
+import { scryptKey } from '../../lib/crypto/kdf.ts'
+import { passwordHash } from './index.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine slows the hashing a lot.
 const run = async (input: Record<string, unknown>) => (await execute(passwordHash, input, { timeBudgetMs: 60_000 })) as Record<string, unknown>
