@@ -6,7 +6,8 @@ import fc from 'fast-check'
 import { expectRefusal, type Refusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
-import { cipher, deriveKey } from './index.ts'
+import { deriveKey } from './derivation.ts'
+import { cipher } from './index.ts'
 
 // A roomy budget: these tests are about answers, and a loaded machine slows the key derivations.
 const run = async (input: Record<string, unknown>) => (await execute(cipher, input, { timeBudgetMs: 60_000 })) as Record<string, unknown>
@@ -24,7 +25,7 @@ async function refusesQuietly(input: Record<string, unknown>, code: string, patt
   return refusal
 }
 
-const fixture = (path: string) => JSON.parse(readFileSync(new URL(`../../test/fixtures/${path}`, import.meta.url), 'utf8'))
+const fixture = (path: string) => JSON.parse(readFileSync(new URL(`../../../test/fixtures/${path}`, import.meta.url), 'utf8'))
 
 describe('cipher: published vectors', () => {
   const SP800_38A_PLAINTEXT = '6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5130c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710'
