@@ -3,6 +3,8 @@ import { commonJsExports } from '../../core/commonjs.ts'
 import { invalidInput } from '../../core/errors.ts'
 import { lazily } from '../../core/lazy.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { mod97_10CheckDigits } from '../../lib/checksums/mod97.ts'
+import { numberCharacters } from '../../lib/checksums/number-characters.ts'
 import { showCharacterAt } from '../../lib/text/charsets.ts'
 
 /** The longest input, in characters, separators included. */
@@ -127,22 +129,6 @@ export function mod11_2CheckDigit(payload: string): string {
   return check === 10 ? 'X' : String(check)
 }
 
-/** A letter's value in ISO 7064 MOD 97-10 as ISO 13616 (IBAN) and ISO 17442 (LEI) apply it: A is 10 … Z is 35. */
-const mod97Value = (char: string) => {
-  const code = char.charCodeAt(0)
-  return code >= 65 ? code - 55 : code - 48
-}
-
-/** ISO 7064 MOD 97-10 (pure system, two check digits): the number with them appended is 1 modulo 97. */
-export function mod97_10CheckDigits(payload: string): string {
-  let remainder = 0
-  for (const char of payload) {
-    const value = mod97Value(char)
-    remainder = (remainder * (value > 9 ? 100 : 10) + value) % 97
-  }
-  return String(98 - ((remainder * 100) % 97)).padStart(2, '0')
-}
-
 // ---- The schemes: which characters and lengths each takes ----
 
 interface Scheme {
@@ -205,17 +191,6 @@ const LABELS: Partial<Record<SchemeName, RegExp>> = {
   isbn10: /^\s*ISBN(?:-?10)?:?/i,
   isbn13: /^\s*ISBN(?:-?13)?:?/i,
   issn: /^\s*ISSN:?/i,
-}
-
-/**
- * Each character of a number as written, from `from`, with its position, past the separators people
- * write and paste in: spaces, hyphens, tabs and line breaks (a line read from a file ends in one).
- */
-export function* numberCharacters(input: string, from: number): Generator<[char: string, position: number]> {
-  for (let i = from; i < input.length; i++) {
-    const char = input[i]
-    if (char !== ' ' && char !== '-' && char !== '\t' && char !== '\n' && char !== '\r') yield [char, i]
-  }
 }
 
 /** The input without separators and a leading label, upper case, with each character's position in the original. */

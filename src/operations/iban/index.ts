@@ -2,8 +2,9 @@ import { type Static, Type } from 'typebox'
 import { invalidInput, validationError } from '../../core/errors.ts'
 import { lazily } from '../../core/lazy.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { mod97_10CheckDigits } from '../../lib/checksums/mod97.ts'
+import { numberCharacters } from '../../lib/checksums/number-characters.ts'
 import { showCharacterAt } from '../../lib/text/charsets.ts'
-import { mod97_10CheckDigits, numberCharacters } from '../check-digit/index.ts'
 
 /** The longest input, in characters, spaces, hyphens and an `IBAN` label included. */
 const MAX_INPUT_LENGTH = 64
