@@ -2,8 +2,8 @@ import { deflateSync } from 'node:zlib'
 import { type Static, Type } from 'typebox'
 import { invalidInput, limitExceeded } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { MAX_IMAGE_BASE64, positionSchema } from '../../lib/image/symbol-fields.ts'
 import { bytesUnlessText, MAX_IMAGE_SIDE, positionOf, type ReadSymbol, readImage, zxing } from '../../lib/image/zxing.ts'
-import { MAX_IMAGE_BASE64, positionSchema } from '../qr-code/index.ts'
 
 const FORMATS = ['ean13', 'ean8', 'upca', 'upce', 'code128', 'code39', 'code93', 'itf', 'codabar', 'datamatrix', 'pdf417', 'aztec', 'qrcode'] as const
 type Format = (typeof FORMATS)[number]

@@ -4,6 +4,7 @@ import { commonJsExports } from '../../core/commonjs.ts'
 import { invalidInput, limitExceeded, validationError } from '../../core/errors.ts'
 import { lazily } from '../../core/lazy.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { MAX_IMAGE_BASE64, positionSchema } from '../../lib/image/symbol-fields.ts'
 import { bytesUnlessText, positionOf, readImage } from '../../lib/image/zxing.ts'
 
 type QrCodeLibrary = typeof import('qrcode')
@@ -29,9 +30,6 @@ export const MAX_MARGIN = 10
  * second, mostly in pngjs (docs/PERFORMANCE.md, "Offload thresholds and cost bounds").
  */
 const OFFLOAD_LENGTH = 256
-
-/** The longest image `decode` takes, in base64 characters: about what the request body holds. */
-export const MAX_IMAGE_BASE64 = 1_400_000
 
 const MEDIA_TYPES = { svg: 'image/svg+xml', png: 'image/png', text: 'text/plain; charset=utf-8' } as const
 
@@ -92,13 +90,6 @@ async function render(
       return textOf(symbol, margin)
   }
 }
-
-const pointSchema = Type.Object({ x: Type.Number(), y: Type.Number() })
-/** Where a symbol lies in the image: its corners, in pixels from the top left. */
-export const positionSchema = Type.Object(
-  { topLeft: pointSchema, topRight: pointSchema, bottomRight: pointSchema, bottomLeft: pointSchema },
-  { description: 'The corners of the symbol in the image, in pixels from its top-left corner.' },
-)
 
 const qrOutput = Type.Object({
   result: Type.String({
