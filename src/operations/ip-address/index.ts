@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { invalidInput, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { addressText, BITS, type IpVersion, networkOf, parseAddress, specialBlocksOfType, toAddress, toBigInt } from '../../lib/net/ip.ts'
-import { randomOffset, randomOffsets } from '../random-number/index.ts'
+import { randomOffset, randomOffsets } from '../../lib/random/offsets.ts'
 
 type AddressType = 'public' | 'private' | 'loopback' | 'linkLocal' | 'multicast' | 'documentation' | 'any'
 

@@ -4,7 +4,8 @@ import { describe, test } from 'node:test'
 import { expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { queryToInput } from '../../core/query.ts'
-import { randomNumber, randomOffsets } from './index.ts'
+import { randomOffsets } from '../../lib/random/offsets.ts'
+import { randomNumber } from './index.ts'
 
 const run = (input: Record<string, unknown>) => execute(randomNumber, input) as Promise<{ result: number; results: number[] }>
 const refuses = (input: Record<string, unknown>, field: string) => expectRefusal(run(input), { code: 'VALIDATION_ERROR', field })
