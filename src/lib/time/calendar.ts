@@ -20,6 +20,9 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146097 + dayOfEra - 719468
 }
 
+/** The weekday of a count of days since 1970-01-01, 0 = Sunday: 1970-01-01 was a Thursday (4). */
+export const weekdayOf = (days: number) => ((days % 7) + 11) % 7
+
 /** A date and a time of day, without a zone. */
 export interface CalendarFields {
   year: number
@@ -60,8 +63,7 @@ export function wallTime(ms: number): WallTime {
     minute,
     second,
     millisecond: rest - second * SECOND,
-    // 1970-01-01 was a Thursday (4).
-    weekday: ((days % 7) + 11) % 7,
+    weekday: weekdayOf(days),
   }
 }
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { invalidInput } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
-import { DAY, daysFromCivil, daysInMonth, HOUR, MINUTE, SECOND, wallTime } from '../../lib/time/calendar.ts'
+import { DAY, daysFromCivil, daysInMonth, HOUR, MINUTE, SECOND, wallTime, weekdayOf } from '../../lib/time/calendar.ts'
 import { formatOffset, pad } from '../../lib/time/format.ts'
 import { offsetAt, type Zone, zoneNamed } from '../../lib/time/zones.ts'
 
@@ -356,7 +356,7 @@ export function nextRuns(schedule: Schedule, zone: Zone, from: number, count: nu
       continue
     }
     const days = daysFromCivil(year, m, day)
-    if (dayMatches(schedule.fields, day, ((days % 7) + 11) % 7)) {
+    if (dayMatches(schedule.fields, day, weekdayOf(days))) {
       for (const run of runsOfDay(schedule, zone, days * DAY, from, count - found.length)) {
         if (run.instant > from && (found.length === 0 || run.instant > found[found.length - 1].instant)) found.push(run)
         if (found.length === count) break
