@@ -5,7 +5,10 @@ import fc from 'fast-check'
 import { cpuTimeOfAsync, type ExpectedRefusal, expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
-import { BECH32_MAX_LENGTH, baseEncoding, ENCODINGS, RADIX_MAX_BYTES, RADIX_MAX_CHARACTERS } from './index.ts'
+import { ENCODINGS } from './alphabets.ts'
+import { BECH32_MAX_LENGTH } from './bech32.ts'
+import { baseEncoding } from './index.ts'
+import { RADIX_MAX_BYTES, RADIX_MAX_CHARACTERS } from './radix.ts'
 
 type Fields = Record<string, unknown>
 type Answer = Record<string, unknown> & { result: string }
