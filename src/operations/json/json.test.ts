@@ -7,7 +7,8 @@ import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
 import { isExactNumber } from '../../lib/json/value.ts'
-import { JSON_OFFLOAD_THRESHOLD, json, MAX_QUERY_VALUES, QUERY_OFFLOAD_THRESHOLD } from './index.ts'
+import { JSON_OFFLOAD_THRESHOLD, json } from './index.ts'
+import { MAX_QUERY_VALUES, QUERY_OFFLOAD_THRESHOLD } from './query.ts'
 
 const run = (input: Record<string, unknown>) => execute(json, input, { timeBudgetMs: 60_000 })
 const format = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
