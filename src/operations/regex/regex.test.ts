@@ -9,7 +9,10 @@ import { execute, setOffloadPolicy } from '../../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
-import { ECMASCRIPT_ENGINE, MAX_SPLIT_PIECES, RE2_ENGINE, RE2JS_VERSION, regex } from './index.ts'
+import { MAX_SPLIT_PIECES } from './answers.ts'
+import { ECMASCRIPT_ENGINE } from './ecmascript.ts'
+import { regex } from './index.ts'
+import { RE2_ENGINE, RE2JS_VERSION } from './re2.ts'
 
 after(() => closeWorkerPool())
 
