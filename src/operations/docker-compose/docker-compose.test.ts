@@ -8,7 +8,8 @@ import { parse as parseYaml } from 'yaml'
 import { expectRefusal } from '../../../test/expect.ts'
 import { execute, type OffloadPolicy, setOffloadPolicy } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
-import { dockerCompose, secondsToDuration } from './index.ts'
+import { secondsToDuration } from './compose-values.ts'
+import { dockerCompose } from './index.ts'
 import { composeValueToShell, shellQuote, shellWords } from './shell.ts'
 
 type Data = Record<string, unknown>
