@@ -5,8 +5,9 @@ import { readTlv } from '../../lib/asn1/der.ts'
 import { assertValidEcScalar } from '../../lib/asn1/ec-scalar.ts'
 import { assertPbeCost } from '../../lib/asn1/pbe-cost.ts'
 import { type PemBlock, pemBlock, readPemBlocks } from '../../lib/asn1/pem.ts'
+import { asn1 } from './asn1.ts'
 import { type ParsedAttribute, parseDistinguishedName } from './der.ts'
-import { asn1, EXTENDED_KEY_USAGES, KEY_USAGES } from './parse.ts'
+import { EXTENDED_KEY_USAGES, KEY_USAGES } from './oids.ts'
 
 export const KEY_TYPES = ['ed25519', 'p-256', 'p-384', 'rsa-2048', 'rsa-3072', 'rsa-4096'] as const
 export const SIGNATURE_HASHES = ['sha256', 'sha384', 'sha512'] as const

@@ -4,7 +4,9 @@ import { defineOperation, withDefault } from '../../core/operation.ts'
 import { parseDate } from '../../lib/time/parse.ts'
 import { zoneNamed } from '../../lib/time/zones.ts'
 import { EXTENDED_KEY_USAGE_NAMES, generate, KEY_TYPES, SIGNATURE_HASHES } from './generate.ts'
-import { KEY_USAGES, MAX_BLOCKS, MAX_GENERAL_NAMES, MAX_REVOKED_LISTED, parse } from './parse.ts'
+import { MAX_BLOCKS, MAX_GENERAL_NAMES, MAX_REVOKED_LISTED } from './limits.ts'
+import { KEY_USAGES } from './oids.ts'
+import { parse } from './parse.ts'
 
 // Inputs past this run on a worker thread: a large CRL or bundle costs tens of milliseconds.
 const OFFLOAD_CHARACTERS = 65_536
