@@ -2,23 +2,10 @@ import { Type } from 'typebox'
 import { validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { escapeJson, unescapeJson } from '../../lib/json/string-literal.ts'
-import {
-  cReader,
-  goReader,
-  javaReader,
-  javascriptReader,
-  phpReader,
-  pythonReader,
-  rustReader,
-  unescapeCsharp,
-  unescapeCsv,
-  unescapeGoRaw,
-  unescapeRegex,
-  unescapeShell,
-  unescapeSimpleQuoted,
-  unescapeUnicode,
-  unescapeWith,
-} from './string-unescape-readers.ts'
+import { unescapeRegex, unescapeUnicode } from './notation-unescapers.ts'
+import { unescapeCsv, unescapeGoRaw, unescapeShell, unescapeSimpleQuoted } from './quoting-unescapers.ts'
+import { cReader, goReader, javaReader, javascriptReader, phpReader, pythonReader, rustReader, unescapeCsharp } from './string-unescape-readers.ts'
+import { unescapeWith } from './unescape-loop.ts'
 import {
   csharpWriter,
   cWriter,
