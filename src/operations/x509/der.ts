@@ -140,6 +140,88 @@ export interface ParsedAttribute {
   value: string | Buffer
 }
 
+/** Where a name is being read, and how a refusal names the field and the position. */
+interface Cursor {
+  text: string
+  at: number
+  fail: (message: string, position: number) => ReturnType<typeof invalidInput>
+}
+
+/** The attribute type before "=", as an OID; the cursor is left on the "=". */
+function readAttributeType(cursor: Cursor): string {
+  const { text, fail } = cursor
+  let i = cursor.at
+  while (text[i] === ' ') i++
+  const typeStart = i
+  while (i < text.length && text[i] !== '=') {
+    if (text[i] === ',' || text[i] === '+') throw fail('an attribute has no "="', i)
+    i++
+  }
+  if (i >= text.length) throw fail('an attribute has no "="', typeStart)
+  const typeText = text.slice(typeStart, i).trim()
+  const oid = /^\d+(\.\d+)+$/.test(typeText) ? typeText : SHORT_NAMES.get(typeText.toLowerCase())
+  if (oid === undefined || typeText === '')
+    throw fail(`unknown attribute type "${typeText}" (known: CN, C, ST, L, O, OU, emailAddress, serialNumber, DC, UID, or a dotted OID)`, typeStart)
+  if (/^\d/.test(oid) && !/^[0-2]\.(?:[0-9]|[1-3][0-9])(\.\d+)*$/.test(oid)) throw fail(`"${typeText}" is not a valid object identifier`, typeStart)
+  cursor.at = i
+  return oid
+}
+
+/** A value written as "#" and the hex of its BER encoding. */
+function readHexValue(cursor: Cursor): Buffer {
+  const match = /^#((?:[0-9a-fA-F]{2})+)/.exec(cursor.text.slice(cursor.at))
+  if (match === null) throw cursor.fail('"#" must be followed by the hex of a BER encoding', cursor.at)
+  cursor.at += match[0].length
+  return Buffer.from(match[1], 'hex')
+}
+
+/** A string value up to the next unescaped "," or "+", its escapes undone (escaped bytes are UTF-8). */
+function readStringValue(cursor: Cursor): string {
+  const { text, fail } = cursor
+  const valueStart = cursor.at
+  let i = cursor.at
+  let out = ''
+  // Spaces up to here were escaped and stay; unescaped trailing spaces are not part of the value (RFC 4514 §3).
+  let kept = 0
+  let pendingBytes: number[] = []
+  const flush = () => {
+    if (pendingBytes.length === 0) return
+    try {
+      out += UTF8.decode(Uint8Array.from(pendingBytes))
+      kept = out.length
+    } catch {
+      throw fail('escaped bytes are not UTF-8', valueStart)
+    }
+    pendingBytes = []
+  }
+  while (i < text.length && text[i] !== ',' && text[i] !== '+') {
+    if (text[i] === '\\') {
+      const hex = /^[0-9a-fA-F]{2}/.exec(text.slice(i + 1, i + 3))
+      if (hex) {
+        pendingBytes.push(Number.parseInt(hex[0], 16))
+        i += 3
+        continue
+      }
+      if (i + 1 >= text.length || !/[ "#+,;<=>\\]/.test(text[i + 1])) throw fail('a backslash escapes nothing it may escape', i)
+      flush()
+      out += text[i + 1]
+      kept = out.length
+      i += 2
+      continue
+    }
+    if (text[i] === '"' || text[i] === ';' || text[i] === '<' || text[i] === '>') throw fail(`"${text[i]}" must be escaped`, i)
+    flush()
+    out += text[i]
+    i++
+  }
+  flush()
+  cursor.at = i
+  const trimmed = out.replace(/ +$/, '')
+  const value = out.slice(0, Math.max(kept, trimmed.length))
+  if (value === '') throw fail('an attribute has an empty value', valueStart)
+  return value
+}
+
 /**
  * Reads an RFC 4514 string into RDNs in encoding order (the string names the most specific first).
  * A fault is a 422 with its position in the string.
@@ -147,84 +229,31 @@ export interface ParsedAttribute {
 export function parseDistinguishedName(text: string, field: string): ParsedAttribute[][] {
   const rdns: ParsedAttribute[][] = []
   let rdn: ParsedAttribute[] = []
-  let i = 0
-  const fail = (message: string, position: number) => invalidInput(`${field} is not an RFC 4514 name: ${message} at position ${position}`, { field, position })
-  while (i < text.length) {
-    while (text[i] === ' ') i++
-    const typeStart = i
-    while (i < text.length && text[i] !== '=') {
-      if (text[i] === ',' || text[i] === '+') throw fail('an attribute has no "="', i)
-      i++
-    }
-    if (i >= text.length) throw fail('an attribute has no "="', typeStart)
-    const typeText = text.slice(typeStart, i).trim()
-    const oid = /^\d+(\.\d+)+$/.test(typeText) ? typeText : SHORT_NAMES.get(typeText.toLowerCase())
-    if (oid === undefined || typeText === '')
-      throw fail(`unknown attribute type "${typeText}" (known: CN, C, ST, L, O, OU, emailAddress, serialNumber, DC, UID, or a dotted OID)`, typeStart)
-    if (/^\d/.test(oid) && !/^[0-2]\.(?:[0-9]|[1-3][0-9])(\.\d+)*$/.test(oid)) throw fail(`"${typeText}" is not a valid object identifier`, typeStart)
-    i++
+  const cursor: Cursor = {
+    text,
+    at: 0,
+    fail: (message, position) => invalidInput(`${field} is not an RFC 4514 name: ${message} at position ${position}`, { field, position }),
+  }
+  const { fail } = cursor
+  while (cursor.at < text.length) {
+    const oid = readAttributeType(cursor)
+    cursor.at++
     // Spaces around "=" are not RFC 4514, but people write them; an escaped leading space stays.
-    while (text[i] === ' ') i++
-    const valueStart = i
-    let value: string | Buffer
-    if (text[i] === '#') {
-      const match = /^#((?:[0-9a-fA-F]{2})+)/.exec(text.slice(i))
-      if (match === null) throw fail('"#" must be followed by the hex of a BER encoding', i)
-      value = Buffer.from(match[1], 'hex')
-      i += match[0].length
-    } else {
-      let out = ''
-      // Spaces up to here were escaped and stay; unescaped trailing spaces are not part of the value (RFC 4514 §3).
-      let kept = 0
-      let pendingBytes: number[] = []
-      const flush = () => {
-        if (pendingBytes.length === 0) return
-        try {
-          out += UTF8.decode(Uint8Array.from(pendingBytes))
-          kept = out.length
-        } catch {
-          throw fail('escaped bytes are not UTF-8', valueStart)
-        }
-        pendingBytes = []
-      }
-      while (i < text.length && text[i] !== ',' && text[i] !== '+') {
-        if (text[i] === '\\') {
-          const hex = /^[0-9a-fA-F]{2}/.exec(text.slice(i + 1, i + 3))
-          if (hex) {
-            pendingBytes.push(Number.parseInt(hex[0], 16))
-            i += 3
-            continue
-          }
-          if (i + 1 >= text.length || !/[ "#+,;<=>\\]/.test(text[i + 1])) throw fail('a backslash escapes nothing it may escape', i)
-          flush()
-          out += text[i + 1]
-          kept = out.length
-          i += 2
-          continue
-        }
-        if (text[i] === '"' || text[i] === ';' || text[i] === '<' || text[i] === '>') throw fail(`"${text[i]}" must be escaped`, i)
-        flush()
-        out += text[i]
-        i++
-      }
-      flush()
-      const trimmed = out.replace(/ +$/, '')
-      value = out.slice(0, Math.max(kept, trimmed.length))
-      if (value === '') throw fail('an attribute has an empty value', valueStart)
-    }
+    while (text[cursor.at] === ' ') cursor.at++
+    const value = text[cursor.at] === '#' ? readHexValue(cursor) : readStringValue(cursor)
     rdn.push({ oid, value })
-    while (text[i] === ' ') i++
-    if (i < text.length && text[i] !== ',' && text[i] !== '+') throw fail('unexpected text after a "#" value', i)
-    if (text[i] === '+') {
-      i++
-      if (i >= text.length) throw fail('the name ends with "+"', i - 1)
+    while (text[cursor.at] === ' ') cursor.at++
+    if (cursor.at < text.length && text[cursor.at] !== ',' && text[cursor.at] !== '+') throw fail('unexpected text after a "#" value', cursor.at)
+    if (text[cursor.at] === '+') {
+      cursor.at++
+      if (cursor.at >= text.length) throw fail('the name ends with "+"', cursor.at - 1)
       continue
     }
     rdns.push(rdn)
     rdn = []
-    if (text[i] === ',') {
-      i++
-      if (i >= text.length) throw fail('the name ends with ","', i - 1)
+    if (text[cursor.at] === ',') {
+      cursor.at++
+      if (cursor.at >= text.length) throw fail('the name ends with ","', cursor.at - 1)
     }
   }
   if (rdn.length > 0) rdns.push(rdn)
