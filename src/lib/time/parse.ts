@@ -172,10 +172,12 @@ function checkFields({ year, month, day, hour, minute, second, weekday }: DateFi
 export function parseDate(input: string, zone: Zone, now: number): number {
   const text = input.trim()
   const fields = dateFields(text, input.length - input.trimStart().length, now)
-  const wall =
-    daysFromCivil(fields.year, fields.month, fields.day) * DAY + fields.hour * HOUR + fields.minute * MINUTE + fields.second * SECOND + fields.millisecond
-  const instant = fields.offset === undefined ? instantOfWallTime(zone, wall) : wall - fields.offset
-  if (Math.abs(instant) > MAX_INSTANT) throw outOfRange(text)
+  const { year, month, day, hour, minute, second, millisecond, offset } = fields
+  const instant =
+    offset === undefined
+      ? instantOfWallTime(zone, fields)
+      : daysFromCivil(year, month, day) * DAY + hour * HOUR + minute * MINUTE + second * SECOND + millisecond - offset
+  if (instant === undefined || Math.abs(instant) > MAX_INSTANT) throw outOfRange(text)
   return instant
 }
 

@@ -1,11 +1,18 @@
+import { Temporal } from 'temporal-polyfill'
 import { validationError } from '../../core/errors.ts'
-import { DAY, HOUR, MINUTE, SECOND } from './calendar.ts'
+import { type CalendarFields, HOUR, MINUTE, SECOND } from './calendar.ts'
 import { MAX_INSTANT } from './range.ts'
 
-/** IANA time zones, through Intl. */
+/**
+ * IANA time zones. An offset at an instant is read from Intl directly, the cheaper way to that one
+ * number; a wall time and the next transition are found by Temporal, which settles gaps and overlaps
+ * and finds transitions in fewer look-ups than a search over offsets would.
+ */
 export interface Zone {
   /** The name to echo: the caller's, with its letter case corrected where Intl knows it under that name. */
   name: string
+  /** The zone's identifier as Intl resolved it, for Temporal. */
+  id: string
   formatter: Intl.DateTimeFormat
 }
 
@@ -23,7 +30,7 @@ export function zoneNamed(timezone: string): Zone {
     throw validationError('timezone', `'${timezone}' is not a known IANA time zone; use a name such as UTC, Europe/Berlin or America/New_York`)
   }
   const resolved = formatter.resolvedOptions().timeZone
-  zone = { name: resolved.toLowerCase() === timezone.toLowerCase() ? resolved : timezone, formatter }
+  zone = { name: resolved.toLowerCase() === timezone.toLowerCase() ? resolved : timezone, id: resolved, formatter }
   if (zones.size >= MAX_CACHED_ZONES) zones.clear()
   zones.set(timezone, zone)
   return zone
@@ -43,14 +50,21 @@ export function offsetAt(zone: Zone, instant: number): number {
 }
 
 /**
- * The instant at which the zone's clocks show `wall` (milliseconds since 1970 on the wall clock).
- * Ambiguities are settled as JavaScript's Date and Temporal's default do: a wall time in an overlap
+ * The instant at which the zone's clocks show `wall`, or undefined beyond Temporal's range. Ambiguities
+ * are settled as JavaScript's Date does, which is Temporal's `compatible`: a wall time in an overlap
  * (clocks turned back) is the earlier instant; one in a gap (clocks turned forward) is read with
  * the offset from before the gap, so 02:30 on a spring-forward night becomes 03:30.
  */
-export function instantOfWallTime(zone: Zone, wall: number): number {
-  const before = offsetAt(zone, wall - DAY)
-  const after = offsetAt(zone, wall + DAY)
-  const valid = [before, after].filter((offset) => offsetAt(zone, wall - offset) === offset).map((offset) => wall - offset)
-  return valid.length > 0 ? Math.min(...valid) : wall - before
+export function instantOfWallTime(zone: Zone, wall: CalendarFields): number | undefined {
+  try {
+    return Temporal.PlainDateTime.from(wall, { overflow: 'reject' }).toZonedDateTime(zone.id).epochMilliseconds
+  } catch (error) {
+    if (error instanceof RangeError) return undefined
+    throw error
+  }
+}
+
+/** The first instant after `instant` at which the zone's offset changes, or undefined when none follows. */
+export function nextTransition(zone: Zone, instant: number): number | undefined {
+  return Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(zone.id).getTimeZoneTransition('next')?.epochMilliseconds
 }

@@ -3,7 +3,7 @@ import { invalidInput } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { DAY, daysFromCivil, daysInMonth, HOUR, MINUTE, SECOND, wallTime, weekdayOf } from '../../lib/time/calendar.ts'
 import { formatOffset, pad } from '../../lib/time/format.ts'
-import { offsetAt, type Zone, zoneNamed } from '../../lib/time/zones.ts'
+import { nextTransition, offsetAt, type Zone, zoneNamed } from '../../lib/time/zones.ts'
 
 /** Runs are searched up to the end of this year; the impossible schedules are refused before any search. */
 const LAST_YEAR = 9999
@@ -266,19 +266,10 @@ type DayClock = { offset: number } | { before: number; after: number; transition
 
 function clockAround(zone: Zone, dayStart: number): DayClock {
   const low = dayStart - 2 * DAY
-  const high = dayStart + 3 * DAY
   const before = offsetAt(zone, low)
-  const after = offsetAt(zone, high)
+  const after = offsetAt(zone, dayStart + 3 * DAY)
   if (before === after) return { offset: before }
-  // The first second whose offset differs: transitions fall on whole seconds.
-  let lowSecond = low / SECOND
-  let highSecond = high / SECOND
-  while (highSecond - lowSecond > 1) {
-    const middle = Math.floor((lowSecond + highSecond) / 2)
-    if (offsetAt(zone, middle * SECOND) === before) lowSecond = middle
-    else highSecond = middle
-  }
-  return { before, after, transition: highSecond * SECOND }
+  return { before, after, transition: nextTransition(zone, low)! }
 }
 
 /** A run: its instant and the zone's offset then. */
