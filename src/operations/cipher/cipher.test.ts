@@ -1,3 +1,4 @@
+// Over 600 lines: every section here shares the published vectors, the refusal check that no secret is quoted, and the round-trip properties; split, each file would carry a copy of them.
 import assert from 'node:assert/strict'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
