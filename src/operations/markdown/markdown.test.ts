@@ -8,7 +8,8 @@ import { execute } from '../../core/execute.ts'
 import { OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
-import { MAX_INPUT_LENGTH, MAX_MARKDOWN_NESTING, markdown, markdownItFor, markdownToHtml, OFFLOAD_LENGTH, scanHtml } from './index.ts'
+import { scanHtml } from '../../lib/markup/html-scan.ts'
+import { MAX_INPUT_LENGTH, MAX_MARKDOWN_NESTING, markdown, markdownItFor, markdownToHtml, OFFLOAD_LENGTH } from './index.ts'
 
 const run = (input: Record<string, unknown>) => execute(markdown, input, { timeBudgetMs: 60_000 })
 const html = async (input: string, fields: Record<string, unknown> = {}) => (await run({ input, ...fields })).result as string
