@@ -7,7 +7,9 @@ import { execute } from '../../core/execute.ts'
 import { MAX_NESTING_DEPTH } from '../../core/limits.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { format, MINIFIABLE } from './index.ts'
-import { LANGUAGES, MAX_XML_NODES, scanNesting } from './languages.ts'
+import { LANGUAGES } from './languages.ts'
+import { MAX_XML_NODES } from './markup-scan.ts'
+import { scanNesting } from './nesting-scan.ts'
 
 const run = (input: Record<string, unknown>) => execute(format, input, { timeBudgetMs: 60_000 })
 const formatted = async (input: string, language: string, fields: Record<string, unknown> = {}) => (await run({ input, language, ...fields })).result as string

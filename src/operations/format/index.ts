@@ -5,9 +5,11 @@ import { type DevutilsError, invalidInput, isDevutilsError, limitExceeded, valid
 import { lazily } from '../../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { layOutJson } from '../../lib/json/lay-out.ts'
 import { lineAndColumn } from '../../lib/json/value.ts'
-import { json } from '../json/index.ts'
-import { LANGUAGE_NAMES, LANGUAGES, type Language, MAX_XML_NODES, scanNesting, secondXmlRoot } from './languages.ts'
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from './languages.ts'
+import { MAX_XML_NODES, secondXmlRoot } from './markup-scan.ts'
+import { scanNesting } from './nesting-scan.ts'
 
 /** The longest `input`, in UTF-16 code units: a request body of the default limit holds no more. */
 export const MAX_INPUT_LENGTH = 1024 * 1024
@@ -286,11 +288,10 @@ async function formatXml(input: string, options: Options): Promise<string> {
   }
 }
 
-/** JSON goes through the json operation's own writer, which keeps every literal (numbers' digits) as written. */
-async function formatJson(input: string, options: Options): Promise<string> {
-  const indent = options.useTabs ? '\t' : options.indent
-  const answer = await json.run({ input, action: options.action === 'minify' ? 'minify' : 'format', indent, sortKeys: false, lenient: false })
-  return answer.result as string
+/** JSON goes through the json operation's writer, which keeps every literal (numbers' digits) as written. */
+function formatJson(input: string, options: Options): string {
+  const indent = options.action === 'minify' ? '' : options.useTabs ? '\t' : ' '.repeat(options.indent)
+  return layOutJson(input, { indent, sortKeys: false, lenient: false }).text
 }
 
 // ---------------------------------------------------------------------------------------------
