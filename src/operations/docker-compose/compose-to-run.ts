@@ -53,11 +53,11 @@ function chosenService(input: string, serviceName: string | undefined) {
   if (!isObject(service)) throw composeError('must be a mapping', base)
   if (typeof service.image !== 'string')
     throw composeError('has no image; docker run needs one (a service that is only built has no docker run form)', `${base}.image`)
-  return { root, service, base, yamlWarnings }
+  return { root, service, image: service.image, base, yamlWarnings }
 }
 
 export function composeToRun(input: string, serviceName: string | undefined, multiline: boolean) {
-  const { root, service, base, yamlWarnings } = chosenService(input, serviceName)
+  const { root, service, image, base, yamlWarnings } = chosenService(input, serviceName)
   const top: TopLevel = { volumes: isObject(root.volumes) ? root.volumes : {}, networks: isObject(root.networks) ? root.networks : {} }
   const command: RunCommand = { flags: [], ignored: [], warnings: new WarningList(), variables: new Set(), size: 0 }
   for (const warning of yamlWarnings) command.warnings.add(warning)
@@ -100,7 +100,7 @@ export function composeToRun(input: string, serviceName: string | undefined, mul
     args = [...entrypoint.slice(1), ...args]
   }
   const tail: string[] = []
-  for (const arg of [service.image, ...args]) {
+  for (const arg of [image, ...args]) {
     const { word, variables } = composeValueToShell(arg)
     for (const variable of variables) command.variables.add(variable)
     grow(command, word.length + 1)
