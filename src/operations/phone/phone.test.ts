@@ -132,7 +132,7 @@ const SHARED_RANGES: Readonly<Record<string, string>> = {
   VA: 'IT',
 }
 
-const SUITE_DIR = join(import.meta.dirname, '../../test/fixtures/suites/libphonenumber-js')
+const SUITE_DIR = join(import.meta.dirname, '../../../test/fixtures/suites/libphonenumber-js')
 const SUITE = JSON.parse(readFileSync(join(SUITE_DIR, 'cases.json'), 'utf8')) as {
   find: Array<{
     source: string
@@ -385,7 +385,7 @@ describe('phone', () => {
   })
 
   test('does not load libphonenumber until a number is asked for', async () => {
-    const source = readFileSync(join(import.meta.dirname, 'phone.ts'), 'utf8')
+    const source = readFileSync(join(import.meta.dirname, 'index.ts'), 'utf8')
     assert.doesNotMatch(source, /^import .*libphonenumber-js/m)
     assert.match(source, /lazily\(\(\) => import\('libphonenumber-js\/max'\)\)/)
   })
