@@ -2,6 +2,7 @@ import { deflateSync } from 'node:zlib'
 import { type Static, Type } from 'typebox'
 import { invalidInput, limitExceeded } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { gs1CheckDigit } from '../../lib/checksums/gs1.ts'
 import { MAX_IMAGE_BASE64, positionSchema } from '../../lib/image/symbol-fields.ts'
 import { bytesUnlessText, MAX_IMAGE_SIDE, positionOf, type ReadSymbol, readImage, zxing } from '../../lib/image/zxing.ts'
 
@@ -60,13 +61,6 @@ const TEXT_LINES_1D = 5
 
 const MEDIA_TYPES = { svg: 'image/svg+xml', png: 'image/png', text: 'text/plain; charset=utf-8' } as const
 
-/** The GS1 check digit of the digits before it (GS1 General Specifications, 7.9.1). */
-export function gtinCheckDigit(digits: string): number {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) sum += Number(digits[digits.length - 1 - i]) * (i % 2 === 0 ? 3 : 1)
-  return (10 - (sum % 10)) % 10
-}
-
 /** A UPC-E number (number system and six digits) written out as the UPC-A it stands for. */
 export function upceToUpca(upce: string): string {
   const [system, m] = [upce[0], upce.slice(1, 7)]
@@ -90,7 +84,7 @@ function withCheckDigit(format: Format, input: string): string {
     throw invalidInput('upce numbers begin with the number system 0 or 1', { field: 'input', format })
   }
   const payload = input.slice(0, bare)
-  const expected = gtinCheckDigit(format === 'upce' ? upceToUpca(payload) : payload)
+  const expected = Number(gs1CheckDigit(format === 'upce' ? upceToUpca(payload) : payload))
   if (input.length === full && Number(input[bare]) !== expected) {
     throw invalidInput(`input's check digit is ${input[bare]}, expecting ${expected}`, { field: 'input', format, checkDigit: Number(input[bare]), expected })
   }

@@ -3,8 +3,9 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { cpuTimeOfAsync, expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
+import { gs1CheckDigit } from '../../lib/checksums/gs1.ts'
 import { mod97_10CheckDigits } from '../../lib/checksums/mod97.ts'
-import { checkDigit, dammCheckDigit, gs1CheckDigit, luhnCheckDigit, mod11_2CheckDigit, SCHEMES, verhoeffCheckDigit } from './index.ts'
+import { checkDigit, dammCheckDigit, luhnCheckDigit, mod11_2CheckDigit, SCHEMES, verhoeffCheckDigit } from './index.ts'
 
 interface Answer {
   result: string

@@ -3,6 +3,7 @@ import { commonJsExports } from '../../core/commonjs.ts'
 import { invalidInput } from '../../core/errors.ts'
 import { lazily } from '../../core/lazy.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { gs1CheckDigit } from '../../lib/checksums/gs1.ts'
 import { mod97_10CheckDigits } from '../../lib/checksums/mod97.ts'
 import { numberCharacters } from '../../lib/checksums/number-characters.ts'
 import { showCharacterAt } from '../../lib/text/charsets.ts'
@@ -47,14 +48,6 @@ export function luhnCheckDigit(payload: string): string {
     const value = double ? digits[i] * 2 : digits[i]
     sum += value > 9 ? value - 9 : value
   }
-  return String((10 - (sum % 10)) % 10)
-}
-
-/** GS1 modulo 10 (GTIN-8/12/13/14, so EAN and UPC): weights 3 and 1 alternating from the right, 3 beside the check digit. */
-export function gs1CheckDigit(payload: string): string {
-  let sum = 0
-  const digits = digitValues(payload)
-  for (let i = digits.length - 1, weight = 3; i >= 0; i--, weight = 4 - weight) sum += digits[i] * weight
   return String((10 - (sum % 10)) % 10)
 }
 
