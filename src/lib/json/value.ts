@@ -78,113 +78,165 @@ export function forEachChild(container: object, visit: (child: unknown, key: str
   for (const key of Object.keys(container)) if (visit((container as Record<string, unknown>)[key], key) === false) return
 }
 
+/** Where JSON text goes wrong, and what was expected there. */
+interface JsonSyntaxProblem {
+  position: number
+  message: string
+}
+
 /**
  * Finds the first syntax error in JSON text (only called once JSON.parse has failed, whose messages
  * do not always give the position). Iterative, so any nesting is fine.
  */
-export function findJsonSyntaxError(text: string): { position: number; message: string } | undefined {
-  let i = 0
-  const stack: string[] = []
-  const fail = (expected: string) => ({
-    position: i,
-    message: i >= text.length ? `the text ends where ${expected} was expected` : `${showCharacterAt(text, i)} where ${expected} was expected`,
-  })
-  const skipSpace = () => {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
-  }
-  const readString = () => {
-    i++
-    while (i < text.length) {
-      const code = text.charCodeAt(i)
-      if (code === 0x22) {
-        i++
-        return undefined
-      }
-      if (code < 0x20) return fail('a character of the string (control characters must be escaped)')
-      if (code === 0x5c) {
-        const next = text[i + 1]
-        if (next === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-            i++
-            return fail('\\u and four hex digits')
-          }
-          i += 6
-          continue
-        }
-        if (next === undefined || !'"\\/bfnrt'.includes(next)) {
-          i++
-          return fail('an escape (one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
-        }
-        i += 2
-        continue
-      }
-      i++
+export function findJsonSyntaxError(text: string): JsonSyntaxProblem | undefined {
+  return new JsonSyntaxChecker(text).check()
+}
+
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+const FOUR_HEX_DIGITS = /^[0-9a-fA-F]{4}$/
+
+/**
+ * One pass over JSON text: where it is, and the brackets open around it. Each read moves past what it
+ * reads and answers the problem it met, if any.
+ */
+class JsonSyntaxChecker {
+  private at = 0
+  /** The `{` and `[` open around the current place, innermost last. */
+  private readonly open: string[] = []
+  /** Whether a value comes next, rather than a `,`, a closing bracket or the end. */
+  private expectingValue = true
+
+  constructor(private readonly text: string) {}
+
+  check(): JsonSyntaxProblem | undefined {
+    for (;;) {
+      this.skipSpace()
+      if (!this.expectingValue && this.open.length === 0) return this.at < this.text.length ? this.fail('the end of the text') : undefined
+      const problem = this.expectingValue ? this.readValue() : this.readAfterValue()
+      if (problem) return problem
     }
-    return fail('a closing "')
   }
-  const readKey = () => {
-    skipSpace()
-    if (text[i] !== '"') return fail('a property name in double quotes')
-    const error = readString()
-    if (error) return error
-    skipSpace()
-    if (text[i] !== ':') return fail("':' after the property name")
-    i++
+
+  private fail(expected: string): JsonSyntaxProblem {
+    const { text, at } = this
+    return {
+      position: at,
+      message: at >= text.length ? `the text ends where ${expected} was expected` : `${showCharacterAt(text, at)} where ${expected} was expected`,
+    }
+  }
+
+  private skipSpace(): void {
+    const { text } = this
+    while (this.at < text.length && (text[this.at] === ' ' || text[this.at] === '\t' || text[this.at] === '\n' || text[this.at] === '\r')) this.at++
+  }
+
+  /** A value, or the opening of a container (and its first key, in an object). */
+  private readValue(): JsonSyntaxProblem | undefined {
+    const { text } = this
+    const char = text[this.at]
+    if (char === '{' || char === '[') return this.openContainer(char)
+    if (char === '"') {
+      const problem = this.readString()
+      if (problem) return problem
+    } else if (text.startsWith('true', this.at) || text.startsWith('null', this.at)) {
+      this.at += 4
+    } else if (text.startsWith('false', this.at)) {
+      this.at += 5
+    } else {
+      JSON_NUMBER.lastIndex = this.at
+      const number = JSON_NUMBER.exec(text)
+      if (!number || number[0].length === 0) return this.fail('a value')
+      this.at += number[0].length
+    }
+    this.expectingValue = false
     return undefined
   }
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
-  let expectValue = true
-  for (;;) {
-    skipSpace()
-    if (expectValue) {
-      const char = text[i]
-      if (char === '{' || char === '[') {
-        i++
-        skipSpace()
-        if (text[i] === (char === '{' ? '}' : ']')) {
-          i++
-          expectValue = false
-          continue
-        }
-        stack.push(char)
-        if (char === '{') {
-          const error = readKey()
-          if (error) return error
-        }
+
+  /** An empty container is a whole value; any other is open, up to its closing bracket. */
+  private openContainer(opener: '{' | '['): JsonSyntaxProblem | undefined {
+    this.at++
+    this.skipSpace()
+    if (this.text[this.at] === (opener === '{' ? '}' : ']')) {
+      this.at++
+      this.expectingValue = false
+      return undefined
+    }
+    this.open.push(opener)
+    return opener === '{' ? this.readKey() : undefined
+  }
+
+  /** After a value inside a container: a `,` and the next item, or the container's closing bracket. */
+  private readAfterValue(): JsonSyntaxProblem | undefined {
+    const opener = this.open[this.open.length - 1]
+    const close = opener === '{' ? '}' : ']'
+    const char = this.text[this.at]
+    if (char === ',') {
+      this.at++
+      if (opener === '{') {
+        const problem = this.readKey()
+        if (problem) return problem
+      }
+      this.expectingValue = true
+    } else if (char === close) {
+      this.at++
+      this.open.pop()
+    } else {
+      return this.fail(`',' or '${close}'`)
+    }
+    return undefined
+  }
+
+  /** A property name and its `:`. */
+  private readKey(): JsonSyntaxProblem | undefined {
+    this.skipSpace()
+    if (this.text[this.at] !== '"') return this.fail('a property name in double quotes')
+    const problem = this.readString()
+    if (problem) return problem
+    this.skipSpace()
+    if (this.text[this.at] !== ':') return this.fail("':' after the property name")
+    this.at++
+    return undefined
+  }
+
+  /** A string, from its opening quote to just after its closing one. */
+  private readString(): JsonSyntaxProblem | undefined {
+    const { text } = this
+    this.at++
+    while (this.at < text.length) {
+      const code = text.charCodeAt(this.at)
+      if (code === 0x22) {
+        this.at++
+        return undefined
+      }
+      if (code < 0x20) return this.fail('a character of the string (control characters must be escaped)')
+      if (code === 0x5c) {
+        const problem = this.readEscape()
+        if (problem) return problem
         continue
       }
-      if (char === '"') {
-        const error = readString()
-        if (error) return error
-      } else if (text.startsWith('true', i) || text.startsWith('null', i)) {
-        i += 4
-      } else if (text.startsWith('false', i)) {
-        i += 5
-      } else {
-        NUMBER.lastIndex = i
-        const number = NUMBER.exec(text)
-        if (!number || number[0].length === 0) return fail('a value')
-        i += number[0].length
-      }
-      expectValue = false
-      continue
+      this.at++
     }
-    const open = stack.at(-1)
-    if (open === undefined) return i < text.length ? fail('the end of the text') : undefined
-    const close = open === '{' ? '}' : ']'
-    if (text[i] === ',') {
-      i++
-      if (open === '{') {
-        const error = readKey()
-        if (error) return error
+    return this.fail('a closing "')
+  }
+
+  /** A backslash escape in a string. */
+  private readEscape(): JsonSyntaxProblem | undefined {
+    const { text } = this
+    const next = text[this.at + 1]
+    if (next === 'u') {
+      if (!FOUR_HEX_DIGITS.test(text.slice(this.at + 2, this.at + 6))) {
+        this.at++
+        return this.fail('\\u and four hex digits')
       }
-      expectValue = true
-    } else if (text[i] === close) {
-      i++
-      stack.pop()
-    } else {
-      return fail(`',' or '${close}'`)
+      this.at += 6
+      return undefined
     }
+    if (next === undefined || !'"\\/bfnrt'.includes(next)) {
+      this.at++
+      return this.fail('an escape (one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
+    }
+    this.at += 2
+    return undefined
   }
 }
 
