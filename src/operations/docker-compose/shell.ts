@@ -33,85 +33,113 @@ const refuse = (message: string, position: number) => invalidInput(`${message} (
  * (after a newline) is refused with its position; a `#` that starts a word starts a comment.
  */
 export function shellWords(command: string, mode: DollarMode): Word[] {
-  const compose = mode === 'compose'
-  const words: Word[] = []
-  let text = ''
-  let start = -1
-  let ended = -1
-  const begin = (at: number) => {
-    if (start === -1) start = at
+  return new WordSplitter(command, mode).split()
+}
+
+/** shellWords' pass over a command: the words so far, the one being read, and where it is. */
+class WordSplitter {
+  private readonly words: Word[] = []
+  private readonly compose: boolean
+  private index = 0
+  /** The word being read, its quotes removed, and where it starts (-1 between words). */
+  private text = ''
+  private start = -1
+  /** Where the line of the command ended, in `compose` mode: what follows may only be comments. */
+  private ended = -1
+
+  constructor(
+    private readonly command: string,
+    private readonly mode: DollarMode,
+  ) {
+    this.compose = mode === 'compose'
   }
-  const finish = () => {
-    if (start !== -1) words.push({ text, start })
-    text = ''
-    start = -1
+
+  split(): Word[] {
+    while (this.index < this.command.length) this.readCharacter()
+    this.finishWord()
+    return this.words
   }
-  let index = 0
-  while (index < command.length) {
-    const character = command[index]
-    if (BLANK.has(character) || character === '\n' || character === '\r') {
-      finish()
-      if (character === '\n' && compose && words.length > 0 && ended === -1) ended = index
-      index++
-      continue
-    }
-    if (compose && ended !== -1) {
-      if (character === '#') {
-        index = skipComment(command, index)
-        continue
-      }
-      throw refuse('The input holds a second command after a line break; give one docker run command, joining lines with a backslash', index)
-    }
-    if (character === '#' && start === -1 && compose) {
-      index = skipComment(command, index)
-      continue
-    }
-    if (character === '\\') {
-      if (command[index + 1] === '\n') {
-        index += 2
-        continue
-      }
-      if (command[index + 1] === '\r' && command[index + 2] === '\n') {
-        index += 3
-        continue
-      }
-      begin(index)
-      if (index + 1 < command.length) text += literal(command[index + 1], mode)
-      index += 2
-      continue
-    }
-    if (character === "'") {
-      begin(index)
-      const close = command.indexOf("'", index + 1)
-      if (close === -1) throw refuse('A single quote is not closed', index)
-      text += literal(command.slice(index + 1, close), mode)
-      index = close + 1
-      continue
-    }
-    if (character === '"') {
-      begin(index)
-      index = doubleQuoted(command, index + 1, mode, (part) => {
-        text += part
+
+  private readCharacter(): void {
+    const { command, compose } = this
+    const character = command[this.index]
+    if (BLANK.has(character) || character === '\n' || character === '\r') this.readBlank(character)
+    else if (compose && (this.ended !== -1 || (character === '#' && this.start === -1))) this.readComment(character)
+    else if (character === '\\') this.readBackslash()
+    else if (character === "'") this.readSingleQuoted()
+    else if (character === '"') {
+      this.beginWord()
+      this.index = doubleQuoted(command, this.index + 1, this.mode, (part) => {
+        this.text += part
       })
-      continue
+    } else if (compose && character === '$') {
+      this.beginWord()
+      const [part, next] = dollar(command, this.index)
+      this.text += part
+      this.index = next
+    } else {
+      if (compose) refuseOperator(character, this.index)
+      this.beginWord()
+      this.text += character
+      this.index++
     }
-    if (compose && character === '$') {
-      begin(index)
-      const [part, next] = dollar(command, index)
-      text += part
-      index = next
-      continue
-    }
-    if (compose && character === '`') throw refuse('A command substitution (backquote) has no Compose form; run it first and paste its output', index)
-    if (compose && OPERATORS.has(character)) {
-      throw refuse(`The shell operator ${character} has no place in one docker run command; give the docker run command alone`, index)
-    }
-    begin(index)
-    text += character
-    index++
   }
-  finish()
-  return words
+
+  private beginWord(): void {
+    if (this.start === -1) this.start = this.index
+  }
+
+  private finishWord(): void {
+    if (this.start !== -1) this.words.push({ text: this.text, start: this.start })
+    this.text = ''
+    this.start = -1
+  }
+
+  /** A blank ends a word; in `compose` mode the first line break after a word ends the command. */
+  private readBlank(character: string): void {
+    this.finishWord()
+    if (character === '\n' && this.compose && this.words.length > 0 && this.ended === -1) this.ended = this.index
+    this.index++
+  }
+
+  /** A `#` that starts a word starts a comment; after the command's line, anything else is a second command. */
+  private readComment(character: string): void {
+    if (character !== '#') {
+      throw refuse('The input holds a second command after a line break; give one docker run command, joining lines with a backslash', this.index)
+    }
+    this.index = skipComment(this.command, this.index)
+  }
+
+  /** A backslash keeps the next character; before a line break it joins the two lines. */
+  private readBackslash(): void {
+    const { command, index } = this
+    if (command[index + 1] === '\n') {
+      this.index += 2
+      return
+    }
+    if (command[index + 1] === '\r' && command[index + 2] === '\n') {
+      this.index += 3
+      return
+    }
+    this.beginWord()
+    if (index + 1 < command.length) this.text += literal(command[index + 1], this.mode)
+    this.index += 2
+  }
+
+  private readSingleQuoted(): void {
+    const { command, index } = this
+    this.beginWord()
+    const close = command.indexOf("'", index + 1)
+    if (close === -1) throw refuse('A single quote is not closed', index)
+    this.text += literal(command.slice(index + 1, close), this.mode)
+    this.index = close + 1
+  }
+}
+
+/** In `compose` mode, a character that would make the command more than one simple command. */
+function refuseOperator(character: string, at: number): void {
+  if (character === '`') throw refuse('A command substitution (backquote) has no Compose form; run it first and paste its output', at)
+  if (OPERATORS.has(character)) throw refuse(`The shell operator ${character} has no place in one docker run command; give the docker run command alone`, at)
 }
 
 function skipComment(command: string, from: number): number {
