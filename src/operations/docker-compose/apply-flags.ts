@@ -277,55 +277,39 @@ function applyBlkioDevice(state: RunState, flag: Flag): void {
   listOf(mapOf(state.service, 'blkio_config'), key).push(flag.name === '--blkio-weight-device' ? { path, weight: rate } : { path, rate })
 }
 
-export function applySpecial(state: RunState, flag: Flag): void {
+/** `--network-alias`, `--ip` and their kin wait until every flag is read: they apply to the first user-defined network. */
+const NETWORK_OPTION_KEYS: Record<string, RunState['networkOptions'][number]['key']> = {
+  '--network-alias': 'aliases',
+  '--net-alias': 'aliases',
+  '--ip': 'ipv4_address',
+  '--ip6': 'ipv6_address',
+  '--link-local-ip': 'link_local_ips',
+}
+
+function applyNetworkOption(state: RunState, flag: Flag): void {
+  state.networkOptions.push({ flag, key: NETWORK_OPTION_KEYS[flag.name], value: flag.value ?? '' })
+}
+
+function applyEntrypoint(state: RunState, flag: Flag): void {
   const value = flag.value ?? ''
-  const { service, healthcheck } = state
-  // The healthcheck and logging sections take their place in the service at their first flag.
-  if (flag.name.startsWith('--health-') || flag.name === '--no-healthcheck') service.healthcheck = healthcheck
-  if (flag.name.startsWith('--log-')) service.logging = state.logging
+  state.service.entrypoint = value === '' ? [] : [value]
+}
+
+function applyStopTimeout(state: RunState, flag: Flag): void {
+  const value = flag.value ?? ''
+  if (!/^\d+$/.test(value)) throw flagError('The value of {flag} must be a whole number of seconds', flag)
+  state.service.stop_grace_period = secondsToDuration(Number(value))
+}
+
+function applyBlkioWeight(state: RunState, flag: Flag): void {
+  mapOf(state.service, 'blkio_config').weight = typed('int', flag.value ?? '', flag)
+}
+
+/** The `--health-*` flags and `--no-healthcheck`, into the healthcheck section. */
+function applyHealthcheck(state: RunState, flag: Flag): void {
+  const { healthcheck } = state
+  const value = flag.value ?? ''
   switch (flag.name) {
-    case '-v':
-    case '--volume':
-      applyVolume(state, flag)
-      return
-    case '--mount':
-      applyMount(state, flag)
-      return
-    case '--network':
-    case '--net':
-      applyNetwork(state, flag)
-      return
-    case '--network-alias':
-    case '--net-alias':
-      state.networkOptions.push({ flag, key: 'aliases', value })
-      return
-    case '--ip':
-      state.networkOptions.push({ flag, key: 'ipv4_address', value })
-      return
-    case '--ip6':
-      state.networkOptions.push({ flag, key: 'ipv6_address', value })
-      return
-    case '--link-local-ip':
-      state.networkOptions.push({ flag, key: 'link_local_ips', value })
-      return
-    case '--blkio-weight-device':
-    case '--device-read-bps':
-    case '--device-read-iops':
-    case '--device-write-bps':
-    case '--device-write-iops':
-      applyBlkioDevice(state, flag)
-      return
-    case '--entrypoint':
-      service.entrypoint = value === '' ? [] : [value]
-      return
-    case '--ulimit':
-      applyUlimit(state, flag)
-      return
-    case '--stop-timeout': {
-      if (!/^\d+$/.test(value)) throw flagError('The value of {flag} must be a whole number of seconds', flag)
-      service.stop_grace_period = secondsToDuration(Number(value))
-      return
-    }
     case '--health-cmd':
       healthcheck.test = value
       return
@@ -342,20 +326,52 @@ export function applySpecial(state: RunState, flag: Flag): void {
       if (flag.off) delete healthcheck.disable
       else healthcheck.disable = true
       return
-    case '--log-driver':
-      state.logging.driver = value
-      return
-    case '--log-opt': {
-      const [key, item] = keyValue(value)
-      if (key === '' || item === undefined) throw flagError('The value of {flag} must be name=value', flag)
-      setOwn(mapOf(state.logging, 'options'), key, item)
-      return
-    }
-    case '--blkio-weight':
-      mapOf(service, 'blkio_config').weight = typed('int', value, flag)
-      return
-    case '--gpus':
-      applyGpus(state, flag)
-      return
   }
+}
+
+/** `--log-driver` and `--log-opt name=value`, into the logging section. */
+function applyLogging(state: RunState, flag: Flag): void {
+  const value = flag.value ?? ''
+  if (flag.name === '--log-driver') {
+    state.logging.driver = value
+    return
+  }
+  const [key, item] = keyValue(value)
+  if (key === '' || item === undefined) throw flagError('The value of {flag} must be name=value', flag)
+  setOwn(mapOf(state.logging, 'options'), key, item)
+}
+
+type ApplyFlag = (state: RunState, flag: Flag) => void
+const appliedBy = (apply: ApplyFlag, ...names: string[]) => names.map((name) => [name, apply] as const)
+
+/** The flags read here rather than through the table of simple ones, each with what it does. */
+const SPECIAL_FLAGS = new Map<string, ApplyFlag>([
+  ...appliedBy(applyVolume, '-v', '--volume'),
+  ...appliedBy(applyMount, '--mount'),
+  ...appliedBy(applyNetwork, '--network', '--net'),
+  ...appliedBy(applyNetworkOption, ...Object.keys(NETWORK_OPTION_KEYS)),
+  ...appliedBy(applyBlkioDevice, '--blkio-weight-device', '--device-read-bps', '--device-read-iops', '--device-write-bps', '--device-write-iops'),
+  ...appliedBy(applyBlkioWeight, '--blkio-weight'),
+  ...appliedBy(applyEntrypoint, '--entrypoint'),
+  ...appliedBy(applyUlimit, '--ulimit'),
+  ...appliedBy(applyStopTimeout, '--stop-timeout'),
+  ...appliedBy(
+    applyHealthcheck,
+    '--health-cmd',
+    '--health-interval',
+    '--health-timeout',
+    '--health-start-period',
+    '--health-start-interval',
+    '--health-retries',
+    '--no-healthcheck',
+  ),
+  ...appliedBy(applyLogging, '--log-driver', '--log-opt'),
+  ...appliedBy(applyGpus, '--gpus'),
+])
+
+export function applySpecial(state: RunState, flag: Flag): void {
+  // The healthcheck and logging sections take their place in the service at their first flag.
+  if (flag.name.startsWith('--health-') || flag.name === '--no-healthcheck') state.service.healthcheck = state.healthcheck
+  if (flag.name.startsWith('--log-')) state.service.logging = state.logging
+  SPECIAL_FLAGS.get(flag.name)?.(state, flag)
 }
