@@ -13,6 +13,7 @@ import { build, version as esbuildVersion, type Plugin } from 'esbuild'
 import { buildApp } from '../src/http/app.ts'
 import { ZXING_WASM_FILE } from '../src/lib/image/zxing.ts'
 import { operations } from '../src/operations/index.ts'
+import { operationInfos } from '../src/operations/infos.ts'
 import { JQ_DIST_FOLDER, patchJqJs } from '../src/operations/jq/engine.ts'
 import { pipeline } from '../src/served.ts'
 import { BODY_LIMIT_PLACEHOLDER, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../src/web/paths.ts'
@@ -26,6 +27,7 @@ import {
   swaggerUiVersion,
 } from './bundle-manifest.ts'
 import { serviceBundle } from './node-bundle.ts'
+import { operationInfosModule } from './operation-infos.ts'
 import { webCatalogue } from './web-catalogue.ts'
 
 const root = new URL('..', import.meta.url).pathname
@@ -44,7 +46,8 @@ const SWAGGER_UI_ASSETS = { from: 'node_modules/@fastify/swagger-ui/static', to:
 const outdir = join(root, 'dist')
 rmSync(outdir, { recursive: true, force: true })
 
-const result = await build(serviceBundle({ root, outdir, version: packageJson.version }))
+const service = serviceBundle({ root, outdir, version: packageJson.version })
+const result = await build({ ...service, plugins: [...service.plugins, operationInfosModule(operationInfos)] })
 
 cpSync(join(root, SWAGGER_UI_ASSETS.from), join(outdir, SWAGGER_UI_ASSETS.to), { recursive: true })
 copyJq(join(outdir, JQ_DIST_FOLDER))

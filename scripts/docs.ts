@@ -13,7 +13,7 @@ import { flagOf, SETTINGS } from '../src/core/config.ts'
 import { execute } from '../src/core/execute.ts'
 import { type AnyOperation, CATEGORIES } from '../src/core/operation.ts'
 import { closeWorkerPool } from '../src/core/pool.ts'
-import { servedOperations } from '../src/served.ts'
+import { servedOperations } from '../src/served-operations.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** The generated operations reference, which the README's index of operations links into. */

@@ -14,7 +14,7 @@ import { randomInt } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { servedOperations } from '../src/served.ts'
+import { servedOperations } from '../src/served-operations.ts'
 import { describeReport, fuzzOperation } from '../test/fuzz/campaign.ts'
 import { FuzzService } from '../test/fuzz/service.ts'
 

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test'
 import { differenceFromShown, shownAnswer } from '../scripts/docs.ts'
 import { execute } from '../src/core/execute.ts'
 import { operations } from '../src/operations/index.ts'
-import { servedOperations } from '../src/served.ts'
+import { servedOperations } from '../src/served-operations.ts'
 import { ROOMY_BUDGETS } from './helpers.ts'
 import { ROOT } from './processes.ts'
 

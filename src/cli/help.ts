@@ -1,4 +1,4 @@
-import type { AnyOperation } from '../core/operation.ts'
+import type { OperationInfo } from '../core/operation.ts'
 import { type FieldKind, fieldKind } from '../core/text-values.ts'
 import { describe } from '../core/validate.ts'
 import { isSwitch, LOOKS_LIKE_FLAG, takesJson } from './flags.ts'
@@ -56,7 +56,7 @@ function wrap(text: string, indent: string): string {
 }
 
 /** `devutils list`: one aligned line per operation. */
-export function listText(operations: readonly AnyOperation[]): string {
+export function listText(operations: readonly OperationInfo[]): string {
   const nameWidth = Math.max(...operations.map((operation) => operation.name.length))
   const categoryWidth = Math.max(...operations.map((operation) => operation.category.length))
   return operations.map((operation) => `${operation.name.padEnd(nameWidth)}  ${operation.category.padEnd(categoryWidth)}  ${operation.summary}`).join('\n')
@@ -115,7 +115,7 @@ export function shellQuote(text: string): string {
 }
 
 /** The command-line arguments that send `input` to the operation, the way `parseOperationArgs` reads them. */
-export function exampleArgs(operation: AnyOperation, input: Record<string, unknown>): string[] {
+export function exampleArgs(operation: OperationInfo, input: Record<string, unknown>): string[] {
   const properties = operation.input.properties as Record<string, JsonSchema>
   const args: string[] = []
   for (const [field, value] of Object.entries(input)) {
@@ -127,7 +127,7 @@ export function exampleArgs(operation: AnyOperation, input: Record<string, unkno
 }
 
 /** `devutils <operation> --help`, generated from the operation's schema and examples. */
-export function operationHelp(operation: AnyOperation): string {
+export function operationHelp(operation: OperationInfo): string {
   const properties = operation.input.properties as Record<string, JsonSchema>
   const required = new Set((operation.input.required as string[] | undefined) ?? [])
   const takesInput = 'input' in properties

@@ -6,7 +6,7 @@ import { CONFIG_VARIABLES, type Config, flagOf, loadConfig, SETTINGS, type TimeB
 import { failure } from '../core/envelope.ts'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, invalidInput, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
-import { type AnyOperation, readsInput } from '../core/operation.ts'
+import { type AnyOperation, type OperationInfo, readsInput } from '../core/operation.ts'
 import { closeWorkerPool } from '../core/pool.ts'
 import { VERSION } from '../core/version.ts'
 import { firstInvalidUtf8Offset } from '../lib/bytes/encodings.ts'
@@ -111,7 +111,7 @@ function write(text: string): void {
 
 /**
  * The operation a command names, loaded alone with its libraries, so that a one-shot call costs the
- * same however many operations the registry holds; the workflows run other operations, and load them all.
+ * same however many operations the registry holds; the workflows load the operations their steps name.
  */
 async function operationNamed(name: string): Promise<AnyOperation> {
   const operation = loadOperation(name) ?? (name === 'pipeline' || name === 'batch' ? import('../served.ts').then((served) => served[name]) : undefined)
@@ -132,9 +132,9 @@ function showedHelp(command: string, args: readonly string[], usage: string): bo
 async function list(args: readonly string[]): Promise<void> {
   const json = args[0] === '--json'
   if (showedHelp('list', json ? args.slice(1) : args, LIST_USAGE)) return
-  const { servedOperations } = await import('../served.ts')
-  if (!json) return write(`${listText(servedOperations)}\n`)
-  write(`${JSON.stringify({ operations: catalogue(servedOperations) }, null, 2)}\n`)
+  const { operations } = (await import('../served.ts')).served
+  if (!json) return write(`${listText(operations)}\n`)
+  write(`${JSON.stringify({ operations: catalogue(operations) }, null, 2)}\n`)
 }
 
 async function serve(args: readonly string[]): Promise<void> {
@@ -152,7 +152,7 @@ async function mcp(args: readonly string[]): Promise<void> {
   const options = mcpOptions(args)
   if (options.help) return write(MCP_USAGE)
   const [{ serveMcpOverStdio }, { parseToolSelection, selectTools }] = await Promise.all([import('../mcp/stdio.ts'), import('../mcp/tools.ts')])
-  let tools: AnyOperation[] | undefined
+  let tools: OperationInfo[] | undefined
   try {
     tools = selectTools({ ...parseToolSelection((name) => options[name]), all: options.all || loadConfig().mcpTools === 'all' })
   } catch (error) {

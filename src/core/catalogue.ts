@@ -1,4 +1,4 @@
-import { type AnyOperation, CATEGORIES } from './operation.ts'
+import { CATEGORIES, type OperationInfo } from './operation.ts'
 
 /** Every operation lives under this prefix: the major version of the API is in its paths. */
 export const API_PREFIX = '/api/v1'
@@ -8,7 +8,7 @@ export const API_PREFIX = '/api/v1'
  * three categories with its path, methods and summary. The workflows are not operations of
  * the catalogue; they are documented in the OpenAPI document.
  */
-export function catalogue(operations: readonly AnyOperation[]) {
+export function catalogue(operations: readonly OperationInfo[]) {
   return operations
     .filter((operation) => (CATEGORIES as readonly string[]).includes(operation.category))
     .map((operation) => ({

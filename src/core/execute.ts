@@ -4,7 +4,7 @@ import { isDevutilsError, limitErrorOf } from './errors.ts'
 import { parseJsonBody } from './json-body.ts'
 import type { AnyOperation, RunContext } from './operation.ts'
 import { countedPerClient, overrunOf } from './overrun.ts'
-import { clockNow, type OperationOutput, type OperationTask, type Overrun, runOperationInWorker } from './pool.ts'
+import { clockNow, type OperationOutput, type OperationTask, type Overrun, runOperationInWorker, type ThreadContext } from './pool.ts'
 
 export interface ExecuteOptions extends Omit<RunContext, 'timeBudgetMs'> {
   /** How long heavy work (see `offload`) may take before it is stopped with 503 TIMEOUT (or 422, see `overrun`). */
@@ -20,29 +20,31 @@ export type JsonData = string | Uint8Array
 /**
  * Runs one operation on a raw, untrusted input object: the one path every surface (HTTP, pipeline,
  * batch, MCP, CLI) goes through, so they all validate, default and fail the same way. Inputs the
- * operation calls heavy run on a worker thread within the time budget; the rest run in process.
+ * operation calls heavy run on a worker thread within the time budget, with the same context; the
+ * rest run in process.
  */
 export function execute(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): Promise<Record<string, unknown>> {
-  return promised(() => run(operation, rawInput, options, 'value')) as Promise<Record<string, unknown>>
+  try {
+    return Promise.resolve(answer(operation, { input: rawInput }, options, 'value')) as Promise<Record<string, unknown>>
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }
 
 /**
- * `execute` for a surface that only writes the result out as JSON (the HTTP routes). A result made
- * on a worker thread arrives already serialized, so a large one costs the event loop neither a
- * structured clone of its object graph nor a `JSON.stringify`: the delay a small request beside it
- * would wait for (docs/PERFORMANCE.md).
+ * `execute` for a surface that writes the result out as JSON (the HTTP routes), on fields already
+ * read or on a body still in bytes. A result made on a worker thread arrives already serialized, so
+ * a large one costs the event loop neither a structured clone of its object graph nor a
+ * `JSON.stringify` (docs/PERFORMANCE.md); a large body meant for heavy work is parsed and checked
+ * there too. An operation that answers at once gives its JSON at once, or throws, so that the route
+ * sends it in the same turn of the event loop; one that runs on a worker thread or waits gives a promise.
  */
-export function executeToJson(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): Promise<JsonData> {
-  return promised(() => executeToJsonNow(operation, rawInput, options))
-}
-
-/**
- * `executeToJson` without a promise where none is needed: an operation that answers at once gives
- * its JSON at once, or throws; one that runs on a worker thread or waits gives a promise. The HTTP
- * routes send an answer in the same turn of the event loop when they can.
- */
-export function executeToJsonNow(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions = {}): JsonData | Promise<JsonData> {
-  return run(operation, rawInput, options, 'json') as JsonData | Promise<JsonData>
+export function executeToJson(
+  operation: AnyOperation,
+  request: { input: unknown } | { body: Uint8Array },
+  options: ExecuteOptions = {},
+): JsonData | Promise<JsonData> {
+  return answer(operation, request, options, 'json') as JsonData | Promise<JsonData>
 }
 
 /**
@@ -53,32 +55,56 @@ export function executeToJsonNow(operation: AnyOperation, rawInput: unknown, opt
  */
 export const WHOLE_BODY_OFFLOAD_BYTES = 64 * 1024
 
-/**
- * `executeToJson` for an HTTP body still in bytes: parsed here, or, when large and meant for heavy
- * work, parsed, checked and run on a worker thread, with the same errors either way.
- */
-export function executeBodyToJson(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): Promise<JsonData> {
-  return promised(() => executeBodyToJsonNow(operation, body, options))
+/** The operation's answer to a request, as a value or JSON text; a promise only where it runs on a worker thread or waits. */
+function answer(operation: AnyOperation, request: { input: unknown } | { body: Uint8Array }, options: ExecuteOptions, output: OperationOutput): unknown {
+  const context = contextOf(options)
+  if ('body' in request) {
+    if (operation.offload && offloadPolicy !== 'never' && (offloadPolicy === 'always' || request.body.byteLength > WHOLE_BODY_OFFLOAD_BYTES)) {
+      return offloaded(operation, { operation: operation.name, body: request.body, output, context: threadContextOf(context) }, context)
+    }
+    return answer(operation, { input: parseJsonBody(request.body) }, options, output)
+  }
+  const input = checkedInput(operation, request.input)
+  if (offloads(operation, input)) return offloaded(operation, { operation: operation.name, input, output, context: threadContextOf(context) }, context)
+  return runHere(operation, input, context, output)
 }
 
-/** `executeBodyToJson` without a promise where none is needed (see `executeToJsonNow`). */
-export function executeBodyToJsonNow(operation: AnyOperation, body: Uint8Array, options: ExecuteOptions = {}): JsonData | Promise<JsonData> {
-  if (operation.offload && offloadPolicy !== 'never' && (offloadPolicy === 'always' || body.byteLength > WHOLE_BODY_OFFLOAD_BYTES)) {
-    return offloaded(operation, { operation: operation.name, body, output: 'json' }, options) as Promise<JsonData>
+/**
+ * Runs the operation on an input already checked, on this thread, with the call's context: the
+ * last step of every call, in process and on a worker thread alike. `within` is how its synchronous
+ * work is called (a worker stops untrusted code past its budget there). Answers a value or JSON
+ * text; a promise only where the operation waits.
+ */
+export function runHere(
+  operation: AnyOperation,
+  input: Record<string, unknown>,
+  context: RunContext,
+  output: OperationOutput,
+  within: (run: () => unknown) => unknown = (run) => run(),
+): unknown {
+  let result: unknown
+  try {
+    result = within(() => operation.run(input, context))
+  } catch (error) {
+    throw limitErrorOf(error) ?? error
   }
-  return executeToJsonNow(operation, parseJsonBody(body), options)
+  if (result instanceof Promise)
+    return result.then(
+      (value) => asOutput(value, output),
+      (error) => Promise.reject(limitErrorOf(error) ?? error),
+    )
+  return asOutput(result, output)
 }
 
 /** Runs the task on a worker thread within the operation's budgets, counted per client where it runs untrusted code. */
-function offloaded(operation: AnyOperation, task: OperationTask, options: ExecuteOptions): Promise<unknown> {
-  const overrun = overrunOf(operation, options.codeBudgets)
-  const timeBudgetMs = timeBudgetOf(options)
+function offloaded(operation: AnyOperation, task: OperationTask, { timeBudgetMs, codeBudgets, client }: RunContext): Promise<unknown> {
+  const overrun = overrunOf(operation, codeBudgets)
   const runBudgetMs = overrun?.stopsItself ? overrun.runBudgetMs : undefined
   const work =
     overrun !== undefined && runBudgetMs !== undefined
-      ? () => runOnTrial(task, timeBudgetMs, { ...overrun, runBudgetMs }, options.client)
-      : () => runOperationInWorker(task, timeBudgetMs, overrun, options.client)
-  return countedPerClient(operation, options.client, work)
+      ? () => runOnTrial(task, timeBudgetMs, { ...overrun, runBudgetMs }, client)
+      : () => runOperationInWorker(task, timeBudgetMs, overrun, client)
+  return countedPerClient(operation, client, work)
 }
 
 /**
@@ -114,15 +140,6 @@ const stoppedPast = (error: unknown, limitMs: number) => {
   return details?.reason === 'timeout' && details.limitMs === limitMs
 }
 
-/** What `answer` gives as a promise, a thrown error as a rejection. */
-function promised<T>(answer: () => T | Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(answer())
-  } catch (error) {
-    return Promise.reject(error)
-  }
-}
-
 /**
  * Where heavy work runs: `auto`, as each operation's `offload` decides; `always` or `never`, every
  * input of an operation that can offload goes to a worker thread, or none does. The last two exist
@@ -153,24 +170,10 @@ function offloads(operation: AnyOperation, input: Record<string, unknown>): bool
   return offloadPolicy === 'always' || operation.offload(input)
 }
 
-const timeBudgetOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs }: ExecuteOptions) => timeBudgetMs
+/** The context `run` receives: the options, with the time budget filled in. */
+const contextOf = ({ timeBudgetMs = DEFAULT_CONFIG.timeBudgetMs, ...rest }: ExecuteOptions): RunContext => ({ ...rest, timeBudgetMs })
 
-/** The operation's answer, as a value or JSON text; a promise only where it runs on a worker thread or waits. */
-function run(operation: AnyOperation, rawInput: unknown, options: ExecuteOptions, output: OperationOutput): unknown {
-  const input = checkedInput(operation, rawInput)
-  if (offloads(operation, input)) return offloaded(operation, { operation: operation.name, input, output }, options)
-  let result: unknown
-  try {
-    result = operation.run(input, { ...options, timeBudgetMs: timeBudgetOf(options) })
-  } catch (error) {
-    throw limitErrorOf(error) ?? error
-  }
-  if (result instanceof Promise)
-    return result.then(
-      (value) => asOutput(value, output),
-      (error) => Promise.reject(limitErrorOf(error) ?? error),
-    )
-  return asOutput(result, output)
-}
+/** The context a worker thread runs the operation with: the call's, less `reportDefect`, a function, which no thread boundary carries (a worker's defect comes back as its task's failure). */
+const threadContextOf = ({ timeBudgetMs, codeBudgets, client }: RunContext): ThreadContext => ({ timeBudgetMs, codeBudgets, client })
 
 const asOutput = (value: unknown, output: OperationOutput) => (output === 'json' ? JSON.stringify(value) : value)

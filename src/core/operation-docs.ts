@@ -1,5 +1,5 @@
 import { API_PREFIX } from './catalogue.ts'
-import type { AnyOperation } from './operation.ts'
+import type { OperationInfo } from './operation.ts'
 import { describe } from './validate.ts'
 
 type JsonSchema = Record<string, unknown>
@@ -28,7 +28,7 @@ function fieldRow(name: string, schema: JsonSchema, required: boolean): string {
  * types, defaults and bounds, its examples with their answers, and the errors it may give. The
  * same text on every surface that documents one operation (MCP's resources among them).
  */
-export function operationDocument(operation: AnyOperation): string {
+export function operationDocument(operation: OperationInfo): string {
   const input = operation.input as JsonSchema & { properties: Record<string, JsonSchema>; required?: string[] }
   const required = new Set(input.required ?? [])
   const methods = operation.allowGet ? 'POST (JSON body) or GET (the fields as query parameters)' : 'POST (JSON body)'

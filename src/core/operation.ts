@@ -155,6 +155,19 @@ export function defineOperation<I extends TObject, O extends TObject, const N ex
 // biome-ignore lint/suspicious/noExplicitAny: a list of operations of different schemas needs the widest type for both
 export type AnyOperation = OperationDefinition<any, any>
 
+/**
+ * What every surface lists, routes and documents of an operation without loading its code: its
+ * definition less its functions. The build writes each operation's as JSON (see `infoOf`), so a
+ * server starts without importing any operation.
+ */
+export type OperationInfo = Omit<AnyOperation, 'run' | 'offload'>
+
+/** The operation's information (see `OperationInfo`) as plain JSON data, as the build writes it. */
+export function infoOf(operation: AnyOperation): OperationInfo {
+  const { run: _run, offload: _offload, ...info } = operation
+  return JSON.parse(JSON.stringify(info)) as OperationInfo
+}
+
 /** An optional property with a default, applied before `run` and shown in the OpenAPI document. */
 export function withDefault<T extends TSchema>(type: T, value: Static<T>): ReturnType<typeof Type.Optional<T>> & { default: Static<T> } {
   // Memory.Update copies the schema with TypeBox's hidden kind markers intact; a spread would drop them.

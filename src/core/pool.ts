@@ -14,6 +14,7 @@ import {
   limitErrorOf,
 } from './errors.ts'
 import { FairQueue } from './fair-queue.ts'
+import type { RunContext } from './operation.ts'
 
 /**
  * What a worker task sends back. Structured cloning keeps no class and drops an error's own fields,
@@ -423,9 +424,11 @@ function reportThreadFailure(error: unknown): void {
 
 /**
  * The worker's entry, `src/worker.ts`, which holds the registry (this module knows no operation): in
- * the build every module sits beside `worker.js`, where tsx runs the sources it is one folder up.
+ * the build every module sits beside `worker.js`; where tsx runs the sources, its entry for them,
+ * one folder up.
  */
-const WORKER_MODULE = extname(new URL(import.meta.url).pathname) === '.js' ? new URL('./worker.js', import.meta.url) : new URL('../worker.ts', import.meta.url)
+const WORKER_MODULE =
+  extname(new URL(import.meta.url).pathname) === '.js' ? new URL('./worker.js', import.meta.url) : new URL('../worker-from-sources.ts', import.meta.url)
 
 const operationPool = createWorkerPool(WORKER_MODULE)
 
@@ -441,16 +444,21 @@ export interface SelfStop {
   timeBudgetMs: number
 }
 
+/** What a worker thread's `run` receives of the call's `RunContext`: all of it that is data. */
+export type ThreadContext = Omit<RunContext, 'reportDefect'>
+
 /** Now, as `SelfStop.deadline` counts, alike on every thread. */
 export const clockNow = () => performance.timeOrigin + performance.now()
 
 /**
  * The task `worker.ts` answers: an operation of the registry, by name, on an input already checked,
- * or on a request body still in bytes, which the worker parses and checks itself.
+ * or on a request body still in bytes, which the worker parses and checks itself, with the call's context.
  */
 export type OperationTask = {
   operation: string
   output: OperationOutput
+  /** The call's context, as `run` receives it on the main thread (see `ThreadContext`). */
+  context: ThreadContext
   /** For untrusted code: when the worker stops the run's synchronous work itself (see `Overrun.stopsItself`). */
   stop?: SelfStop
 } & ({ input: Record<string, unknown> } | { body: Uint8Array })

@@ -4,6 +4,7 @@ import { DevutilsError, type ErrorDetails, errorBody, INTERNAL_ERROR_MESSAGE, is
 import { execute } from './execute.ts'
 import { assertOutputWithinLimit } from './limits.ts'
 import { type AnyOperation, defineOperation, type RunContext } from './operation.ts'
+import type { Registry } from './registry.ts'
 
 export const PIPELINE_MAX_STEPS = 20
 export const BATCH_MAX_REQUESTS = 100
@@ -38,13 +39,12 @@ function stepError(error: unknown, step: number, operation: string): DevutilsErr
 }
 
 /**
- * The workflows over a registry: the pipeline and the batch run its operations, by name. The
- * registry is passed in, so that this module knows no operation of its own. Their types keep their
- * schemas, which the typed client reads.
+ * The workflows over a registry: the pipeline and the batch run its operations, by name, each
+ * loaded with its first call. The registry is passed in, so that this module knows no operation of
+ * its own. Their types keep their schemas, which the typed client reads.
  */
-export function createWorkflows(registry: readonly AnyOperation[]) {
-  const operationsByName = new Map(registry.map((operation) => [operation.name, operation]))
-  const operationNames = registry.map((operation) => operation.name)
+export function createWorkflows(registry: Registry) {
+  const operationNames = registry.operations.map((operation) => operation.name)
 
   /**
    * `{ operation, …fields }`: one call, as a pipeline step or a batch request. The operation's name is
@@ -58,11 +58,11 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
       ),
     )
 
-  function splitCall(call: CallShape, field: string): { operation: AnyOperation; fields: Record<string, unknown> } {
+  async function splitCall(call: CallShape, field: string): Promise<{ operation: AnyOperation; fields: Record<string, unknown> }> {
     const { operation: name, ...fields } = call
-    const operation = operationsByName.get(name)
+    const operation = registry.operation(name)
     if (!operation) throw validationError(`${field}.operation`, `must be one of: ${operationNames.join(', ')}`)
-    return { operation, fields }
+    return { operation: await operation, fields }
   }
 
   const pipeline = defineOperation({
@@ -131,7 +131,7 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
         let data: Record<string, unknown>
         let name = step.operation
         try {
-          const { operation, fields } = splitCall(step, `steps[${index}]`)
+          const { operation, fields } = await splitCall(step, `steps[${index}]`)
           name = operation.name
           if ('input' in fields)
             throw validationError(`steps[${index}].input`, "is supplied by the pipeline; put the first input in the pipeline's own input field")
@@ -211,7 +211,7 @@ export function createWorkflows(registry: readonly AnyOperation[]) {
         const started = performance.now()
         let entry: BatchEntry
         try {
-          const { operation, fields } = splitCall(request, `requests[${index}]`)
+          const { operation, fields } = await splitCall(request, `requests[${index}]`)
           const data = await execute(operation, fields, { ...callerOf(context), timeBudgetMs: remaining(deadline, 'The batch') })
           entry = { success: true, data, meta: { processingTime: elapsed(started) } }
         } catch (error) {

@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { type Config, DEFAULT_CONFIG } from '../core/config.ts'
 import { describeDefect } from '../core/errors.ts'
-import type { AnyOperation } from '../core/operation.ts'
 import { onThreadFailure } from '../core/pool.ts'
-import { servedOperations } from '../served.ts'
+import type { Registry } from '../core/registry.ts'
+import { served } from '../served.ts'
 import { docs, openApiDocument } from './docs.ts'
 import { errorAnswers } from './errors.ts'
 import { lingerBounds } from './lingering-close.ts'
@@ -19,7 +19,7 @@ import { webApp } from './web-app.ts'
 export interface AppOptions {
   config?: Partial<Config>
   /** The operations to serve: the registry's and the workflows, unless a test brings its own. */
-  operations?: readonly AnyOperation[]
+  registry?: Registry
   overload?: OverloadLimits
   /** Where log lines go (standard output unless a test captures them). */
   logStream?: LogStream
@@ -34,7 +34,7 @@ export interface AppOptions {
  */
 export async function buildApp({
   config: overrides = {},
-  operations = servedOperations,
+  registry = served,
   overload = DEFAULT_OVERLOAD_LIMITS,
   logStream,
 }: AppOptions = {}): Promise<FastifyInstance> {
@@ -55,9 +55,10 @@ export async function buildApp({
   await app.register(errorAnswers, { bodyLimit: config.bodyLimit })
   await app.register(protection, { config, overload })
   await app.register(observability, { logStream: logDestination })
+  const { operations } = registry
   await app.register(openApiDocument, { operations })
 
-  await app.register(operationRoutes, { operations, budgets: config })
+  await app.register(operationRoutes, { registry, budgets: config })
   await app.register(serviceRoutes, { operations })
   await app.register(docs)
   await app.register(mcpRoute, { budgets: config, allTools: config.mcpTools === 'all' })

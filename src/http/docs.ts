@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import { API_PREFIX } from '../core/catalogue.ts'
-import type { AnyOperation } from '../core/operation.ts'
+import type { OperationInfo } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
 import { documentBase, ErrorEnvelopeSchema, withGetExamples } from './openapi.ts'
 
@@ -27,7 +27,7 @@ export const LICENSE = 'MIT'
  * the whole app (it watches routes as they are added), before any route.
  */
 export const openApiDocument = fastifyPlugin(
-  async function openApiDocument(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
+  async function openApiDocument(app: FastifyInstance, { operations }: { operations: readonly OperationInfo[] }) {
     app.addSchema(ErrorEnvelopeSchema)
     await app.register(swagger, {
       refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === 'string' ? json.$id : `schema-${index}`) },

@@ -1,6 +1,6 @@
 import { type TObject, Type } from 'typebox'
 import { ERROR_STATUS } from '../core/errors.ts'
-import type { AnyOperation } from '../core/operation.ts'
+import type { OperationInfo } from '../core/operation.ts'
 import { CATEGORIES } from '../core/operation.ts'
 import { typeEnums } from '../core/schema-types.ts'
 
@@ -128,14 +128,14 @@ export const CatalogueSchema = typeEnums(
   }),
 )
 
-function exampleMap(operation: AnyOperation, pick: (example: AnyOperation['examples'][number]) => unknown) {
+function exampleMap(operation: OperationInfo, pick: (example: OperationInfo['examples'][number]) => unknown) {
   return Object.fromEntries(
     operation.examples.filter((example) => pick(example) !== undefined).map((example) => [example.summary, { summary: example.summary, value: pick(example) }]),
   )
 }
 
 /** The route schema of an operation's POST: only read by the OpenAPI generator (validation is core's). */
-export function postRouteSchema(operation: AnyOperation) {
+export function postRouteSchema(operation: OperationInfo) {
   return {
     operationId: operation.name,
     tags: [operation.category],
@@ -162,7 +162,7 @@ export function postRouteSchema(operation: AnyOperation) {
 }
 
 /** The route schema of an operation's GET form: the same fields as query parameters. */
-export function getRouteSchema(operation: AnyOperation) {
+export function getRouteSchema(operation: OperationInfo) {
   const { response } = postRouteSchema(operation)
   return {
     operationId: `${operation.name}-get`,
@@ -192,7 +192,7 @@ function fitsQueryString(input: Record<string, unknown>): boolean {
  * parameters without a default than the first does is left to the POST form. The examples of the fields' own schemas are dropped there
  * for the same reason.
  */
-export function withGetExamples<T>(document: T, operations: readonly AnyOperation[], prefix: string): T {
+export function withGetExamples<T>(document: T, operations: readonly OperationInfo[], prefix: string): T {
   const paths = (document as OpenApiDocument).paths ?? {}
   for (const operation of operations) {
     const parameters = paths[`${prefix}/${operation.name}`]?.get?.parameters

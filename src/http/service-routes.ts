@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify'
 import { API_PREFIX, catalogue } from '../core/catalogue.ts'
 import { success } from '../core/envelope.ts'
 import { DevutilsError } from '../core/errors.ts'
-import type { AnyOperation } from '../core/operation.ts'
+import type { OperationInfo } from '../core/operation.ts'
 import { VERSION } from '../core/version.ts'
 import { CatalogueSchema, HealthSchema, ReadySchema, serviceRouteSchema } from './openapi.ts'
 import { ANSWERED_UNDER_LOAD } from './protection.ts'
 
 /** The catalogue of operations, and the probes a load balancer or orchestrator calls. */
-export async function serviceRoutes(app: FastifyInstance, { operations }: { operations: readonly AnyOperation[] }) {
+export async function serviceRoutes(app: FastifyInstance, { operations }: { operations: readonly OperationInfo[] }) {
   app.get(
     API_PREFIX,
     {

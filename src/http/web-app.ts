@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type helmet from 'helmet'
 import { DevutilsError } from '../core/errors.ts'
-import { type AnyOperation, CATEGORIES } from '../core/operation.ts'
+import { CATEGORIES, type OperationInfo } from '../core/operation.ts'
 import { BODY_LIMIT_PLACEHOLDER, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../web/paths.ts'
 import { securityHeaders } from './protection.ts'
 
@@ -68,7 +68,7 @@ interface WebFile {
  * operations that run in the browser and the source maps are megabytes that most starts never serve.
  * Without a build, the pages answer 503 and say so.
  */
-export async function webApp(app: FastifyInstance, { operations, bodyLimit }: { operations: readonly AnyOperation[]; bodyLimit: number }) {
+export async function webApp(app: FastifyInstance, { operations, bodyLimit }: { operations: readonly OperationInfo[]; bodyLimit: number }) {
   const files = webFiles(bodyLimit)
   const htmlHeaders = securityHeaders(WEB_APP_HELMET_OPTIONS)
   // The workflows have no page of their own: the pipeline has its page at PIPELINE_PATH.

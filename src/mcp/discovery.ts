@@ -9,7 +9,7 @@ import {
 import { type Static, type TSchema, Type } from 'typebox'
 import { catalogue } from '../core/catalogue.ts'
 import { DevutilsError, isDevutilsError } from '../core/errors.ts'
-import type { AnyOperation } from '../core/operation.ts'
+import type { OperationInfo } from '../core/operation.ts'
 import { operationDocument } from '../core/operation-docs.ts'
 import { closestName, searchOperations } from '../core/search.ts'
 import { validate } from '../core/validate.ts'
@@ -61,9 +61,9 @@ const RunOutput = Type.Object({}, { additionalProperties: true, description: "Th
 
 export interface DiscoveryOptions {
   /** Every operation the tools reach, the workflows included. */
-  operations: readonly AnyOperation[]
+  operations: readonly OperationInfo[]
   /** Runs one operation on raw arguments, validated as over HTTP, as a tool's result. */
-  run: (operation: AnyOperation, args: unknown) => Promise<CallToolResult>
+  run: (operation: OperationInfo, args: unknown) => Promise<CallToolResult>
   /** What the SDK checks the tools' arguments with: the tools check them themselves, as HTTP does. */
   validator: jsonSchemaValidator
 }
@@ -175,7 +175,7 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, val
 /** The catalogue, the OpenAPI document and each operation's documentation, for clients to attach. */
 export function registerDocumentResources(
   server: McpServer,
-  { operations, openApiDocument }: { operations: readonly AnyOperation[]; openApiDocument: () => Promise<string> },
+  { operations, openApiDocument }: { operations: readonly OperationInfo[]; openApiDocument: () => Promise<string> },
 ): void {
   const byName = new Map(operations.map((operation) => [operation.name, operation]))
   server.registerResource(

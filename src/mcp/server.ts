@@ -10,17 +10,18 @@ import {
 import { DEFAULT_CONFIG, type TimeBudgets } from '../core/config.ts'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
-import type { AnyOperation } from '../core/operation.ts'
+import type { OperationInfo } from '../core/operation.ts'
+import type { Registry } from '../core/registry.ts'
 import { VERSION } from '../core/version.ts'
-import { servedOperations } from '../served.ts'
+import { served } from '../served.ts'
 import { registerDiscoveryTools, registerDocumentResources } from './discovery.ts'
 import { failure, success } from './results.ts'
 
 export interface CreateMcpServerOptions {
   /** One direct tool per operation of this list (see `selectTools`); without it, the discovery tools. */
-  tools?: readonly AnyOperation[]
-  /** What the discovery tools and the resources reach: the registry's operations and the workflows, unless a test brings its own. */
-  operations?: readonly AnyOperation[]
+  tools?: readonly OperationInfo[]
+  /** What the tools run and the discovery tools and the resources reach: the registry's operations and the workflows, unless a test brings its own. */
+  registry?: Registry
   /** The OpenAPI document's text, for its resource: the HTTP app's own, or the one the build wrote. */
   openApiDocument?: () => Promise<string>
   /** The processing time budgets of each tool call, as for an HTTP request. */
@@ -49,7 +50,7 @@ const acceptEverything: jsonSchemaValidator = {
  * registry's mark of random or clock-dependent results: uuid, password, timestamp…) and for the
  * pipeline, whose steps may be such operations. Every tool is read-only and touches nothing outside.
  */
-export function annotationsFor(operation: AnyOperation): ToolAnnotations {
+export function annotationsFor(operation: OperationInfo): ToolAnnotations {
   const repeatable = operation.category !== 'workflows' && operation.examples.every((example) => example.output !== undefined)
   return { readOnlyHint: true, idempotentHint: repeatable, openWorldHint: false }
 }
@@ -72,7 +73,7 @@ const unavailableDocument = async (): Promise<string> => {
  */
 export function createMcpServer({
   tools,
-  operations = servedOperations,
+  registry = served,
   budgets = DEFAULT_CONFIG,
   client,
   reportDefect,
@@ -86,15 +87,18 @@ export function createMcpServer({
       instructions: [INSTRUCTIONS.about, ...(tools === undefined ? [INSTRUCTIONS.discovery] : []), INSTRUCTIONS.results].join(' '),
     },
   )
-  const run = async (operation: AnyOperation, args: unknown): Promise<CallToolResult> => {
+  const run = async (operation: OperationInfo, args: unknown): Promise<CallToolResult> => {
     try {
-      return success(await execute(operation, args, { timeBudgetMs: budgets.timeBudgetMs, codeBudgets: budgets, client, reportDefect }))
+      const definition = await registry.operation(operation.name)
+      if (definition === undefined) throw new DevutilsError('UNKNOWN_OPERATION', `There is no operation named '${operation.name}'`)
+      return success(await execute(definition, args, { timeBudgetMs: budgets.timeBudgetMs, codeBudgets: budgets, client, reportDefect }))
     } catch (error) {
       // A defect, whether thrown as it is or already answered as INTERNAL_ERROR (a pipeline's step), is reported with its causes.
       if (!isDevutilsError(error) || error.code === 'INTERNAL_ERROR') reportDefect?.(error)
       return failure(isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE))
     }
   }
+  const { operations } = registry
   if (tools === undefined) registerDiscoveryTools(server, { operations, run, validator: acceptEverything })
   else
     for (const operation of tools) {

@@ -3,7 +3,7 @@ import { extname } from 'node:path'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { loadConfig, type TimeBudgets } from '../core/config.ts'
 import { type DefectDescription, describeDefect } from '../core/errors.ts'
-import type { AnyOperation } from '../core/operation.ts'
+import type { OperationInfo } from '../core/operation.ts'
 import { createMcpServer } from './server.ts'
 
 /**
@@ -41,7 +41,7 @@ function logToStderr(what: string, error: unknown): void {
  * The time budget (TIME_BUDGET_MS unless the caller passes its configuration) applies to each tool
  * call, as it does to each HTTP request.
  */
-export async function serveMcpOverStdio({ budgets = loadConfig(), tools }: { budgets?: TimeBudgets; tools?: readonly AnyOperation[] } = {}): Promise<void> {
+export async function serveMcpOverStdio({ budgets = loadConfig(), tools }: { budgets?: TimeBudgets; tools?: readonly OperationInfo[] } = {}): Promise<void> {
   const transport = new StdioServerTransport()
   await new Promise<void>((resolve) => {
     serveStdio(

@@ -1,13 +1,12 @@
 import { validationError } from '../core/errors.ts'
-import type { AnyOperation } from '../core/operation.ts'
-import { operations } from '../operations/index.ts'
-import { pipeline } from '../served.ts'
+import type { OperationInfo } from '../core/operation.ts'
+import { served } from '../served.ts'
 
 /**
  * The MCP tools: every operation of the registry, and the pipeline. The batch is left out: a client
  * that wants several independent results calls several tools.
  */
-export const mcpTools: readonly AnyOperation[] = [...operations, pipeline]
+export const mcpTools: readonly OperationInfo[] = served.operations.filter((operation) => operation.name !== 'batch')
 
 /**
  * Which tools a client asks for: those named and those of the categories named (the union), each
@@ -24,7 +23,7 @@ export interface ToolSelection {
  * The direct tools of a selection, in the registry's order, or undefined for the discovery tools;
  * an unknown name or category is a 400.
  */
-export function selectTools({ tools = [], categories = [], all = false }: ToolSelection): AnyOperation[] | undefined {
+export function selectTools({ tools = [], categories = [], all = false }: ToolSelection): OperationInfo[] | undefined {
   if (tools.length === 0 && categories.length === 0) return all ? [...mcpTools] : undefined
   const knownCategories: string[] = [...new Set(mcpTools.map((tool) => tool.category))]
   for (const category of categories) {

@@ -1,10 +1,10 @@
 import type { AnyOperation } from '../core/operation.ts'
 
 /**
- * Every operation by name, alphabetical, each loaded only when asked for, with its own libraries: a
- * surface that serves one operation (a one-shot `devutils <name>`) loads that one alone, so that its
- * cost does not grow with the registry. index.ts imports them all at once, statically: a worker
- * thread under the tsx loader (the tests) cannot import a TypeScript module dynamically.
+ * THE registry: every operation by name, alphabetical, each loaded only when asked for, with its own
+ * libraries (a chunk of its own in the build). A server loads an operation with its first call, a
+ * one-shot `devutils <name>` that one alone, so that neither's start grows with the registry; what
+ * they list and document of the others comes from infos.ts. index.ts loads them all.
  */
 export const operationLoaders = {
   barcode: () => import('./barcode/index.ts').then((module) => module.barcode),

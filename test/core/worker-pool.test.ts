@@ -6,9 +6,10 @@ import { after, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { DevutilsError, describeDefect } from '../../src/core/errors.ts'
-import { execute, executeBodyToJson, executeToJson, WHOLE_BODY_OFFLOAD_BYTES } from '../../src/core/execute.ts'
+import { execute, executeToJson, WHOLE_BODY_OFFLOAD_BYTES } from '../../src/core/execute.ts'
 import { closeWorkerPool, createWorkerPool, WORKER_THREADS } from '../../src/core/pool.ts'
 import { csvJson } from '../../src/operations/csv-json/index.ts'
+import { diff } from '../../src/operations/diff/index.ts'
 import { uuid } from '../../src/operations/uuid/index.ts'
 import { type ExpectedRefusal, expectRefusal } from '../expect.ts'
 import type { PoolTestTask } from '../fixtures/pool-worker.ts'
@@ -196,15 +197,15 @@ describe('heavy operations through execute and HTTP', () => {
 
   test('asked for JSON, heavy work comes back as UTF-8 bytes made on the worker, light work as text: both the JSON of the value', async () => {
     const heavyInput = { input: `${bigCsv}\n"é ✓ 😀",x` }
-    const heavy = await executeToJson(csvJson, heavyInput, { timeBudgetMs: 60_000 })
+    const heavy = await executeToJson(csvJson, { input: heavyInput }, { timeBudgetMs: 60_000 })
     assert.ok(heavy instanceof Uint8Array)
     assert.equal(Buffer.from(heavy).toString('utf8'), JSON.stringify(await execute(csvJson, heavyInput, { timeBudgetMs: 60_000 })))
     const lightInput = { input: 'a\n"é ✓ 😀"' }
-    const light = await executeToJson(csvJson, lightInput)
+    const light = await executeToJson(csvJson, { input: lightInput })
     assert.equal(typeof light, 'string')
     assert.equal(light, JSON.stringify(await execute(csvJson, lightInput)))
     assert.match(light as string, /é ✓ 😀/)
-    await assert.rejects(executeToJson(csvJson, { input: `${bigCsv}\n1,"open` }, { timeBudgetMs: 60_000 }), { code: 'INVALID_INPUT' })
+    await assert.rejects(async () => executeToJson(csvJson, { input: { input: `${bigCsv}\n1,"open` } }, { timeBudgetMs: 60_000 }), { code: 'INVALID_INPUT' })
     const app = await buildTestApp({ timeBudgetMs: 60_000 })
     try {
       const response = await request(app, { method: 'POST', url: '/api/v1/csv-json', payload: heavyInput })
@@ -216,16 +217,24 @@ describe('heavy operations through execute and HTTP', () => {
     }
   })
 
+  test("a worker thread runs the operation with the call's context: its time budget bounds the work there as in process", async () => {
+    // Both diffs are long enough to run on a worker; the first loads the operation on the thread.
+    await execute(diff, { input: 'a'.repeat(300), compareTo: 'b'.repeat(300), mode: 'chars' }, { timeBudgetMs: 60_000 })
+    const rounds = 'ab'.repeat(20_000)
+    const fields = { input: rounds, compareTo: `${rounds.slice(1)}a`.replaceAll('b', 'c'), mode: 'chars' }
+    await expectRefusal(execute(diff, fields, { timeBudgetMs: 1000 }), { code: 'LIMIT_EXCEEDED', message: /within the time budget \(800 ms/ })
+  })
+
   test('a large body for heavy work is parsed and checked on the worker, with the same answers and errors as in process', async () => {
     const options = { timeBudgetMs: 60_000 }
     const bytes = (body: string) => Buffer.from(body)
     assert.ok(JSON.stringify({ input: bigCsv }).length > WHOLE_BODY_OFFLOAD_BYTES)
-    const whole = await executeBodyToJson(csvJson, bytes(JSON.stringify({ input: bigCsv })), options)
+    const whole = await executeToJson(csvJson, { body: bytes(JSON.stringify({ input: bigCsv })) }, options)
     assert.ok(whole instanceof Uint8Array, 'made on the worker')
     assert.equal(Buffer.from(whole).toString(), JSON.stringify(await execute(csvJson, { input: bigCsv }, options)))
-    const small = await executeBodyToJson(csvJson, bytes('{"input":"a\\n1"}'), options)
+    const small = await executeToJson(csvJson, { body: bytes('{"input":"a\\n1"}') }, options)
     assert.equal(typeof small, 'string', 'a small body is parsed and run here')
-    const padded = await executeBodyToJson(uuid, bytes(`{${' '.repeat(WHOLE_BODY_OFFLOAD_BYTES)}}`), options)
+    const padded = await executeToJson(uuid, { body: bytes(`{${' '.repeat(WHOLE_BODY_OFFLOAD_BYTES)}}`) }, options)
     assert.equal(typeof padded, 'string', 'an operation that never offloads parses any body here')
     const padding = 'x'.repeat(WHOLE_BODY_OFFLOAD_BYTES)
     const refusals: Array<[Buffer, ExpectedRefusal]> = [
@@ -240,7 +249,10 @@ describe('heavy operations through execute and HTTP', () => {
     ]
     for (const [body, expected] of refusals) {
       assert.ok(body.byteLength > WHOLE_BODY_OFFLOAD_BYTES)
-      await expectRefusal(executeBodyToJson(csvJson, body, options), expected)
+      await expectRefusal(
+        Promise.resolve().then(() => executeToJson(csvJson, { body }, options)),
+        expected,
+      )
     }
   })
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { servedOperations } from '../../src/served.ts'
+import { servedOperations } from '../../src/served-operations.ts'
 import { describeReport, fuzzOperation } from '../fuzz/campaign.ts'
 import { FUZZ_BOUNDS, FuzzService } from '../fuzz/service.ts'
 

@@ -3,10 +3,14 @@ import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { execute } from '../../src/core/execute.ts'
 import { CATEGORIES, readsInput } from '../../src/core/operation.ts'
+import { createRegistry, registryOf } from '../../src/core/registry.ts'
 import { validate } from '../../src/core/validate.ts'
+import { createWorkflows } from '../../src/core/workflows.ts'
+import { buildApp } from '../../src/http/app.ts'
 import { operations } from '../../src/operations/index.ts'
+import { operationInfos } from '../../src/operations/infos.ts'
 import { loadOperation, operationLoaders } from '../../src/operations/registry.ts'
-import { servedOperations } from '../../src/served.ts'
+import { servedOperations } from '../../src/served-operations.ts'
 import { buildTestApp, ROOMY_BUDGETS, request } from '../helpers.ts'
 
 /** The first release's catalogue: its 24 operations, each under its category. Later operations need no line here. */
@@ -179,12 +183,51 @@ describe('every surface shows every operation', () => {
 })
 
 describe('the registry, loaded one operation at a time', () => {
-  test('names the same operations, in the same alphabetical order, as the list that loads them all', async () => {
+  test('is alphabetical, and loads each operation by its name alone', async () => {
     const names = operations.map((operation) => operation.name)
     assert.deepEqual(Object.keys(operationLoaders), names)
     assert.deepEqual([...names].sort(), names)
     for (const operation of operations) assert.equal(await loadOperation(operation.name), operation, operation.name)
     assert.equal(loadOperation('pipeline'), undefined)
     assert.equal(loadOperation('toString'), undefined)
+  })
+
+  test("a server lists, routes and documents the operations from their information, and loads an operation's code with its first call", async () => {
+    const loads: string[] = []
+    const registered = createRegistry(operationInfos, (name) => {
+      loads.push(name)
+      return loadOperation(name)
+    })
+    const { pipeline, batch } = createWorkflows(registered)
+    const registry = createRegistry([...operationInfos, pipeline, batch], (name) => registered.operation(name), [pipeline, batch])
+    const quiet = { config: { logLevel: 'silent' as const }, overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 } }
+    const lazy = await buildApp({ ...quiet, registry })
+    const loaded = await buildApp({ ...quiet, registry: registryOf(servedOperations) })
+    try {
+      const get = (app: FastifyInstance, url: string) => request(app, { method: 'GET', url })
+      assert.deepEqual((await get(lazy, '/api/v1')).json().data, (await get(loaded, '/api/v1')).json().data, 'the same catalogue')
+      assert.equal((await get(lazy, '/openapi.json')).body, (await get(loaded, '/openapi.json')).body, 'the same OpenAPI document')
+      assert.deepEqual(loads, [], 'no operation loaded to start, list or document')
+      for (let call = 0; call < 2; call++)
+        assert.equal((await request(lazy, { method: 'POST', url: '/api/v1/base64', payload: { input: 'hi' } })).statusCode, 200)
+      assert.equal((await request(lazy, { method: 'GET', url: '/api/v1/uuid' })).statusCode, 200)
+      const pipelined = { input: 'hi', steps: [{ operation: 'rot13' }, { operation: 'base64' }] }
+      assert.equal((await request(lazy, { method: 'POST', url: '/api/v1/pipeline', payload: pipelined })).json().data.result, 'dXY=')
+      assert.deepEqual(loads, ['base64', 'uuid', 'rot13'], "each loaded once, with its first call, the pipeline's steps too")
+    } finally {
+      await Promise.all([lazy.close(), loaded.close()])
+    }
+  })
+
+  test('the information is each definition less its functions, as the JSON the build writes', () => {
+    assert.deepEqual(
+      operationInfos.map((info) => info.name),
+      operations.map((operation) => operation.name),
+    )
+    for (const [index, operation] of operations.entries()) {
+      const info = operationInfos[index] as Record<string, unknown>
+      assert.ok(!('run' in info) && !('offload' in info), operation.name)
+      assert.deepEqual(info, JSON.parse(JSON.stringify({ ...operation, run: undefined, offload: undefined })), operation.name)
+    }
   })
 })

@@ -15,7 +15,8 @@ import { closeWorkerPool } from '../../src/core/pool.ts'
 import { textToValue } from '../../src/core/text-values.ts'
 import { mcpTools } from '../../src/mcp/tools.ts'
 import { operations } from '../../src/operations/index.ts'
-import { batch, servedOperations } from '../../src/served.ts'
+import { batch } from '../../src/served.ts'
+import { servedOperations } from '../../src/served-operations.ts'
 import { HOSTILE_PAYLOADS } from '../collected-rows.ts'
 import { buildTestApp, type CommandOutcome, devutils, type Envelope, originOf, postTo, ROOMY_CONFIG } from '../helpers.ts'
 import { expectAnswer, expectError, invalidFieldInputs, MALFORMED_BODIES, NOT_OBJECT_BODIES } from '../hostile-inputs.ts'
@@ -114,7 +115,7 @@ type McpTransport = (typeof MCP_TRANSPORTS)[number]
 const ALL_TOOL_CATEGORIES = [...new Set(mcpTools.map((tool) => tool.category))].join(',')
 
 /** Whether `route` reaches `operation`: run_operation reaches every one; the batch is no tool of its own (src/mcp/tools.ts). */
-const reaches = (route: McpRoute, operation: AnyOperation) => route === 'run_operation' || mcpTools.includes(operation)
+const reaches = (route: McpRoute, operation: AnyOperation) => route === 'run_operation' || mcpTools.some((tool) => tool.name === operation.name)
 
 /** The data of `operation` called with `args` through `route`, the structured content of a result that is no error. */
 async function toolData(client: Client, route: McpRoute, operation: AnyOperation, args: Fields, context: string): Promise<unknown> {

@@ -8,7 +8,7 @@ import { exampleArgs, operationHelp, shellQuote } from '../../src/cli/help.ts'
 import { catalogue } from '../../src/core/catalogue.ts'
 import { execute } from '../../src/core/execute.ts'
 import { closeWorkerPool } from '../../src/core/pool.ts'
-import { servedOperations } from '../../src/served.ts'
+import { servedOperations } from '../../src/served-operations.ts'
 import { buildTestApp, devutils, post } from '../helpers.ts'
 import { freePort, ROOT, spawnUntil } from '../processes.ts'
 

@@ -3,6 +3,7 @@ import net from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../../src/core/errors.ts'
+import { registryOf } from '../../src/core/registry.ts'
 import { buildApp } from '../../src/http/app.ts'
 import { operations } from '../../src/operations/index.ts'
 import { brokenOperation } from '../fixtures/broken-operation.ts'
@@ -206,7 +207,7 @@ describe('transport rules through the HTTP stack', () => {
 describe('errors from a defect', () => {
   test('a 500 never shows internals', async () => {
     const lines: string[] = []
-    const app = await buildApp({ config: { logLevel: 'info' }, operations: [brokenOperation], logStream: { write: (line) => lines.push(line) } })
+    const app = await buildApp({ config: { logLevel: 'info' }, registry: registryOf([brokenOperation]), logStream: { write: (line) => lines.push(line) } })
     const { status, body } = await post(app, 'broken', { input: 'x' })
     assert.equal(status, 500)
     assertError(body, 'INTERNAL_ERROR')

@@ -8,11 +8,12 @@ import type { FastifyInstance } from 'fastify'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { Type } from 'typebox'
 import { defineOperation } from '../../src/core/operation.ts'
+import { registryOf } from '../../src/core/registry.ts'
 import { closestName, searchOperations } from '../../src/core/search.ts'
 import { DISCOVERY_TOOLS } from '../../src/mcp/discovery.ts'
 import { type CreateMcpServerOptions, createMcpServer } from '../../src/mcp/server.ts'
 import { operations } from '../../src/operations/index.ts'
-import { servedOperations } from '../../src/served.ts'
+import { servedOperations } from '../../src/served-operations.ts'
 import { MCP_TASKS, SEARCH_WORDS } from '../collected-rows.ts'
 import { buildTestApp, connectInMemory } from '../helpers.ts'
 
@@ -21,7 +22,7 @@ const TOOL_LIST_BUDGET = 1000
 
 /** What `tools/list` answers a client, as text, for a server of these operations. */
 async function toolListText(operations = servedOperations): Promise<{ text: string; names: string[] }> {
-  const client = await connectInMemory(createMcpServer({ operations }), 'count')
+  const client = await connectInMemory(createMcpServer({ registry: registryOf(operations) }), 'count')
   const listed = await client.listTools()
   await client.close()
   return { text: JSON.stringify(listed), names: listed.tools.map((tool) => tool.name) }

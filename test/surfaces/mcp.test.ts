@@ -8,6 +8,7 @@ import { type CallToolResult, Client, StreamableHTTPClientTransport, type Transp
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import type { FastifyInstance } from 'fastify'
 import { INTERNAL_ERROR_MESSAGE } from '../../src/core/errors.ts'
+import { registryOf } from '../../src/core/registry.ts'
 import { createWorkflows } from '../../src/core/workflows.ts'
 import { annotationsFor, createMcpServer } from '../../src/mcp/server.ts'
 import { stderrReport } from '../../src/mcp/stdio.ts'
@@ -199,7 +200,9 @@ describe('every example of every tool, through the SDK client that checks result
 describe('a defect in a tool', () => {
   test('is an INTERNAL_ERROR result with the fixed message, and is reported, never leaked', async () => {
     const reported: unknown[] = []
-    const client = await connectInMemory(createMcpServer({ tools: [brokenOperation], reportDefect: (error) => reported.push(error) }))
+    const client = await connectInMemory(
+      createMcpServer({ registry: registryOf([brokenOperation]), tools: [brokenOperation], reportDefect: (error) => reported.push(error) }),
+    )
     try {
       const { summary, error } = refusalOf(await client.callTool({ name: 'broken', arguments: {} }))
       assert.equal(summary, `INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}`)
@@ -212,8 +215,10 @@ describe('a defect in a tool', () => {
 
   test('inside a pipeline step, is reported with the original error as its cause, which devutils mcp logs by its stack, never its message', async () => {
     const reported: unknown[] = []
-    const { pipeline } = createWorkflows([brokenOperation])
-    const client = await connectInMemory(createMcpServer({ tools: [pipeline], reportDefect: (error) => reported.push(error) }))
+    const { pipeline } = createWorkflows(registryOf([brokenOperation]))
+    const client = await connectInMemory(
+      createMcpServer({ registry: registryOf([pipeline]), tools: [pipeline], reportDefect: (error) => reported.push(error) }),
+    )
     try {
       const { summary, error } = refusalOf(await client.callTool({ name: 'pipeline', arguments: { input: 'x', steps: [{ operation: 'broken' }] } }))
       assert.equal(summary, `INTERNAL_ERROR: ${INTERNAL_ERROR_MESSAGE}`)

@@ -11,7 +11,7 @@ import addFormatsModule from 'ajv-formats'
 import type { FastifyInstance } from 'fastify'
 import { API_PREFIX } from '../../src/core/catalogue.ts'
 import { LICENSE } from '../../src/http/docs.ts'
-import { servedOperations } from '../../src/served.ts'
+import { servedOperations } from '../../src/served-operations.ts'
 import { buildTestApp } from '../helpers.ts'
 import { ROOT } from '../processes.ts'
 

@@ -12,6 +12,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { API_PREFIX } from '../../src/core/catalogue.ts'
 import { DEFAULT_CONFIG, loadConfig } from '../../src/core/config.ts'
+import { registryOf } from '../../src/core/registry.ts'
 import { createWorkflows } from '../../src/core/workflows.ts'
 import { buildApp } from '../../src/http/app.ts'
 import { openApiDocument } from '../../src/http/docs.ts'
@@ -20,7 +21,7 @@ import { lingerBounds } from '../../src/http/lingering-close.ts'
 import { observability } from '../../src/http/observability.ts'
 import { protection } from '../../src/http/protection.ts'
 import { transport } from '../../src/http/transport.ts'
-import { servedOperations } from '../../src/served.ts'
+import { servedOperations } from '../../src/served-operations.ts'
 import { brokenOperation, DEFECT_MESSAGE } from '../fixtures/broken-operation.ts'
 import { buildTestApp, originOf, ROOMY_CONFIG } from '../helpers.ts'
 
@@ -410,11 +411,10 @@ describe('the OpenAPI document', () => {
 describe('defects inside workflows over HTTP', () => {
   test("are logged with the original error's stack, whether a pipeline step or a batch request fails", async () => {
     const lines: string[] = []
-    const registry = [brokenOperation]
-    const { pipeline, batch } = createWorkflows(registry)
+    const { pipeline, batch } = createWorkflows(registryOf([brokenOperation]))
     const app = await buildApp({
       config: { logLevel: 'info' },
-      operations: [...registry, pipeline, batch],
+      registry: registryOf([brokenOperation, pipeline, batch]),
       overload: { maxEventLoopDelayMs: 0, sampleIntervalMs: 1000 },
       logStream: { write: (line: string) => lines.push(line) },
     })

@@ -7,6 +7,7 @@ import { type DefectDescription, DevutilsError, describeDefect } from '../../src
 import { execute, type OffloadPolicy, setOffloadPolicy } from '../../src/core/execute.ts'
 import { type AnyOperation, defineOperation } from '../../src/core/operation.ts'
 import { closeWorkerPool } from '../../src/core/pool.ts'
+import { registryOf } from '../../src/core/registry.ts'
 import { createWorkflows, PIPELINE_MAX_STEPS } from '../../src/core/workflows.ts'
 import { buildApp } from '../../src/http/app.ts'
 import { operations } from '../../src/operations/index.ts'
@@ -251,7 +252,7 @@ describe('a defect inside a step or a request', () => {
     run: () => assert.fail('runs on a worker thread only'),
   })
   const registry: AnyOperation[] = [throwsTypeError, slugOfANumber]
-  const workflows = createWorkflows(registry)
+  const workflows = createWorkflows(registryOf(registry))
 
   /** The description of the error at the end of a defect's chain of causes. */
   const originOf = (description: DefectDescription): DefectDescription => (description.cause ? originOf(description.cause) : description)
@@ -266,7 +267,7 @@ describe('a defect inside a step or a request', () => {
   test('a pipeline step fails with INTERNAL_ERROR naming the step, caused by the original error, in process and on a worker', async () => {
     for (const [input, operation, where] of [
       ['x', 'throws-type-error', /workflows\.test\.ts/],
-      [13, 'slug', /src\/operations\/slug\.ts/],
+      [13, 'slug', /src\/operations\/slug\/index\.ts/],
     ] as const) {
       await assert.rejects(execute(workflows.pipeline, { input, steps: [{ operation }] }), (error) => {
         assert.ok(error instanceof DevutilsError)
@@ -294,12 +295,12 @@ describe('a defect inside a step or a request', () => {
     )
     assert.equal(reported.length, 2, 'the two defects, not the refusal')
     assertOrigin(describeDefect(reported[0]), /workflows\.test\.ts/)
-    assertOrigin(describeDefect(reported[1]), /src\/operations\/slug\.ts/)
+    assertOrigin(describeDefect(reported[1]), /src\/operations\/slug\/index\.ts/)
   })
 
   test("over HTTP, a pipeline step's defect is logged with the original error's type and stack", async () => {
     const lines: string[] = []
-    const app = await buildApp({ config: { logLevel: 'error' }, operations: [workflows.pipeline], logStream: { write: (line) => lines.push(line) } })
+    const app = await buildApp({ config: { logLevel: 'error' }, registry: registryOf([workflows.pipeline]), logStream: { write: (line) => lines.push(line) } })
     try {
       for (const [input, operation] of [
         ['x', 'throws-type-error'],
@@ -314,6 +315,6 @@ describe('a defect inside a step or a request', () => {
     const defects = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request failed')
     assert.equal(defects.length, 2)
     assertOrigin(defects[0].defect, /workflows\.test\.ts/)
-    assertOrigin(defects[1].defect, /src\/operations\/slug\.ts/)
+    assertOrigin(defects[1].defect, /src\/operations\/slug\/index\.ts/)
   })
 })
