@@ -1,7 +1,8 @@
-// `npm run new-operation <name> -- --category <category>`: writes a new operation's module (a
-// skeleton that runs, with placeholders to replace), its unit test (which fails until it holds known
-// answers and no placeholder is left) and its places in the registry, in alphabetical order.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+// `npm run new-operation <name> -- --category <category>`: writes a new operation's folder, with its
+// definition (a skeleton that runs, with placeholders to replace) and its unit test (which fails until
+// it holds known answers and no placeholder is left), and its line in the registry, in alphabetical
+// order. Every surface picks it up from there; the build generates what they list of it.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -10,22 +11,17 @@ import { CATEGORIES } from '../src/core/operation.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OPERATIONS = 'src/operations'
-/** The registry's two forms: each operation loaded on demand, and all of them imported at once (whose list is `ALL_OPERATIONS`). */
+/** The registry: one line per operation. */
 const REGISTRY = `${OPERATIONS}/registry.ts`
-const INDEX = `${OPERATIONS}/index.ts`
-const ALL_OPERATIONS = 'typedOperations'
 
-/** Lower-case words of letters and digits joined by hyphens, starting with a letter: a URL segment, a file name, a CLI command. */
 /** Names an operation cannot take: the workflows' (routes and tools of their own) and the command line's commands. */
 const TAKEN_NAMES = new Set(['pipeline', 'batch', ...COMMANDS])
 
+/** Lower-case words of letters and digits joined by hyphens, starting with a letter: a URL segment, a folder name, a CLI command. */
 const KEBAB_CASE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 
-/** One loader of the registry: `'base-convert': () => import('./base-convert.ts')…`, its name quoted only where it needs to be. */
+/** One loader of the registry: `'base-convert': () => import('./base-convert/index.ts')…`, its name quoted only where it needs to be. */
 const LOADER = /^\s*(?:'([a-z0-9-]+)'|([a-z][a-z0-9]*)): \(\) => import\(/
-
-/** index.ts's import of one operation: `import { baseConvert } from './base-convert.ts'`. */
-const STATIC_IMPORT = /^import \{ (\w+) \} from '\.\/([a-z0-9-]+)\.ts'$/
 
 /** Words a `const` cannot be named, which an operation's name may still be (`case`). */
 const RESERVED_WORDS = new Set(
@@ -44,7 +40,7 @@ function exportNameOf(name: string): string {
 function operationModule(name: string, category: string): string {
   const title = name[0].toUpperCase() + name.slice(1).replaceAll('-', ' ')
   return `import { Type } from 'typebox'
-import { defineOperation } from '../core/operation.ts'
+import { defineOperation } from '../../core/operation.ts'
 
 export const ${exportNameOf(name)} = defineOperation({
   name: '${name}',
@@ -76,8 +72,8 @@ function testModule(name: string): string {
   const operation = exportNameOf(name)
   return `import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { execute } from '../core/execute.ts'
-import { ${operation} } from './${name}.ts'
+import { execute } from '../../core/execute.ts'
+import { ${operation} } from './index.ts'
 
 const run = (input: Record<string, unknown>) => execute(${operation}, input)
 
@@ -89,7 +85,7 @@ const REFUSED: Array<{ input: Record<string, unknown>; code: string }> = []
 
 describe('${name}', () => {
   test('says what it does: no placeholder is left', () => {
-    assert.deepEqual(JSON.stringify(${operation}).match(/TODO[^"]*/g) ?? [], [], 'replace every TODO in src/operations/${name}.ts')
+    assert.deepEqual(JSON.stringify(${operation}).match(/TODO[^"]*/g) ?? [], [], 'replace every TODO in src/operations/${name}/index.ts')
   })
 
   test('answers known inputs as a reference does', async () => {
@@ -131,43 +127,26 @@ function registryWith(registry: string, name: string): string {
   const loaders = placedBy(lines, LOADER)
   if (loaders.length === 0) throw new Error(`found no operation loaders in ${REGISTRY}`)
   const key = name.includes('-') ? `'${name}'` : name
-  insertInOrder(lines, loaders, name, `  ${key}: () => import('./${name}.ts').then((module) => module.${exportNameOf(name)}),`)
+  insertInOrder(lines, loaders, name, `  ${key}: () => import('./${name}/index.ts').then((module) => module.${exportNameOf(name)}),`)
   return lines.join('\n')
 }
 
-/** index.ts with the new operation imported and in the list of them all. */
-function indexWith(index: string, name: string): string {
-  const lines = index.split('\n')
-  const imports = lines.flatMap((line, at) => {
-    const match = STATIC_IMPORT.exec(line)
-    return match ? [{ at, exported: match[1], name: match[2] }] : []
-  })
-  const start = lines.indexOf(`export const ${ALL_OPERATIONS} = [`)
-  const end = lines.indexOf('] as const', start)
-  if (imports.length === 0 || start < 0 || end < 0) throw new Error(`found no operation imports or no ${ALL_OPERATIONS} list in ${INDEX}`)
-  const nameOf = new Map(imports.map((entry) => [entry.exported, entry.name]))
-  const listed = lines.slice(start + 1, end).map((line, offset) => ({ at: start + 1 + offset, name: nameOf.get(line.trim().replace(/,$/, '')) ?? '' }))
-  // The list comes after the imports: placed first, it leaves their line indexes as they are.
-  insertInOrder(lines, listed, name, `  ${exportNameOf(name)},`)
-  insertInOrder(lines, imports, name, `import { ${exportNameOf(name)} } from './${name}.ts'`)
-  return lines.join('\n')
-}
-
-/** Writes the operation's files and its places in the registry in `root`; refuses a name or category it cannot take, before writing anything. */
+/** Writes the operation's folder and its line in the registry in `root`; refuses a name or category it cannot take, before writing anything. */
 export function newOperation(root: string, name: string, category: string): string[] {
   if (!KEBAB_CASE.test(name)) throw new Error(`'${name}' is not kebab-case: lower-case words of letters and digits joined by hyphens, starting with a letter`)
   if (TAKEN_NAMES.has(name)) throw new Error(`'${name}' is taken: ${[...TAKEN_NAMES].join(', ')} name the workflows and the command line's commands`)
   if (!(CATEGORIES as readonly string[]).includes(category)) throw new Error(`'${category}' is not a category: one of ${CATEGORIES.join(', ')}`)
-  const files = { operation: `${OPERATIONS}/${name}.ts`, test: `${OPERATIONS}/${name}.test.ts` }
+  const folder = `${OPERATIONS}/${name}`
+  const files = { operation: `${folder}/index.ts`, test: `${folder}/${name}.test.ts` }
   const registry = readFileSync(join(root, REGISTRY), 'utf8')
-  const index = readFileSync(join(root, INDEX), 'utf8')
   const registered = placedBy(registry.split('\n'), LOADER).some((loader) => loader.name === name)
-  if (registered || existsSync(join(root, files.operation)) || existsSync(join(root, files.test))) throw new Error(`the operation '${name}' exists already`)
-  const updated = { [REGISTRY]: registryWith(registry, name), [INDEX]: indexWith(index, name) }
+  if (registered || existsSync(join(root, folder))) throw new Error(`the operation '${name}' exists already`)
+  const updated = registryWith(registry, name)
+  mkdirSync(join(root, folder))
   writeFileSync(join(root, files.operation), operationModule(name, category), { flag: 'wx' })
   writeFileSync(join(root, files.test), testModule(name), { flag: 'wx' })
-  for (const [file, text] of Object.entries(updated)) writeFileSync(join(root, file), text)
-  return [files.operation, files.test, REGISTRY, INDEX]
+  writeFileSync(join(root, REGISTRY), updated)
+  return [files.operation, files.test, REGISTRY]
 }
 
 const USAGE = 'usage: npm run new-operation <name> -- --category <encoders|generators|converters>'
