@@ -4,14 +4,17 @@
  *
  * Each stand-in is a module of its own with what an operation of the registry holds at load time:
  * its input and output schemas with descriptions, defaults and examples, a lookup table built when
- * the module loads, and a `run`. The build is the service's (scripts/node-bundle.ts), with the two
- * registry lists extended as they would be by hand: index.ts imports every stand-in, registry.ts
- * loads each on demand.
+ * the module loads, and a `run`. The build is the service's (scripts/node-bundle.ts), with the
+ * registry extended as it would be by hand, a line per stand-in, and the operations' information
+ * generated from the definitions, the stand-ins' included, as the build does.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build, type Plugin } from 'esbuild'
 import { serviceBundle } from '../scripts/node-bundle.ts'
+import { operationInfosModule } from '../scripts/operation-infos.ts'
+import { type AnyOperation, infoOf } from '../src/core/operation.ts'
+import { operationInfos } from '../src/operations/infos.ts'
 import { ROOT } from '../test/processes.ts'
 
 /** What the service's own build writes besides its scripts, and the server or the command reads. */
@@ -79,7 +82,7 @@ function insertedAfter(text: string, anchor: string, extra: string, file: string
   return `${text.slice(0, at + anchor.length)}${extra}${text.slice(at + anchor.length)}`
 }
 
-/** Registers `count` stand-ins in both lists of the registry, as an author adding them would. */
+/** Registers `count` stand-ins in the registry, as an author adding them would: a line each. */
 function standInsPlugin(count: number): Plugin {
   const indices = Array.from({ length: count }, (_, index) => index)
   const registryFolder = join(ROOT, 'src/operations')
@@ -92,12 +95,6 @@ function standInsPlugin(count: number): Plugin {
         loader: 'ts',
         resolveDir: registryFolder,
       }))
-      build.onLoad({ filter: /[\\/]src[\\/]operations[\\/]index\.ts$/ }, (args) => {
-        let text = readFileSync(args.path, 'utf8')
-        text = indices.map((index) => `import { operation as standIn${index} } from 'stand-in:${index}'\n`).join('') + text
-        text = insertedAfter(text, 'export const typedOperations = [', indices.map((index) => `standIn${index},`).join(''), 'index.ts')
-        return { contents: text, loader: 'ts' }
-      })
       build.onLoad({ filter: /[\\/]src[\\/]operations[\\/]registry\.ts$/ }, (args) => {
         const entries = indices.map((index) => `'${standInName(index)}': () => import('stand-in:${index}').then((module) => module.operation),`)
         const text = insertedAfter(readFileSync(args.path, 'utf8'), 'export const operationLoaders = {', entries.join(''), 'registry.ts')
@@ -105,6 +102,22 @@ function standInsPlugin(count: number): Plugin {
       })
     },
   }
+}
+
+/**
+ * The stand-ins' definitions, loaded from their modules written into `folder` (whose node_modules
+ * resolves their imports), for the information the build generates from every definition.
+ */
+async function standInOperations(folder: string, count: number): Promise<AnyOperation[]> {
+  const modules = join(folder, 'stand-ins')
+  mkdirSync(modules, { recursive: true })
+  const loaded: AnyOperation[] = []
+  for (let index = 0; index < count; index++) {
+    const file = join(modules, `${standInName(index)}.ts`)
+    writeFileSync(file, standInModule(index))
+    loaded.push(((await import(file)) as { operation: AnyOperation }).operation)
+  }
+  return loaded
 }
 
 /**
@@ -117,10 +130,12 @@ export async function buildWithStandIns(folder: string, count: number): Promise<
   const outdir = join(folder, 'dist')
   mkdirSync(join(folder, 'bin'), { recursive: true })
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
-  await build({ ...serviceBundle({ root: ROOT, outdir, version }), metafile: false, plugins: [standInsPlugin(count)] })
-  for (const asset of BUILT_ASSETS) cpSync(join(ROOT, 'dist', asset), join(outdir, asset), { recursive: true })
-  cpSync(join(ROOT, 'bin/devutils.js'), join(folder, 'bin/devutils.js'))
   cpSync(join(ROOT, 'package.json'), join(folder, 'package.json'))
   symlinkSync(join(ROOT, 'node_modules'), join(folder, 'node_modules'))
+  const infos = [...(await standInOperations(folder, count)).map(infoOf), ...operationInfos]
+  const service = serviceBundle({ root: ROOT, outdir, version })
+  await build({ ...service, metafile: false, plugins: [...service.plugins, standInsPlugin(count), operationInfosModule(infos)] })
+  for (const asset of BUILT_ASSETS) cpSync(join(ROOT, 'dist', asset), join(outdir, asset), { recursive: true })
+  cpSync(join(ROOT, 'bin/devutils.js'), join(folder, 'bin/devutils.js'))
   return folder
 }
