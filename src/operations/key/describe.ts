@@ -8,7 +8,7 @@ import type { ReadKey } from './read.ts'
 /** jose, for RFC 7638 thumbprints, loaded with the first key (see lazily). */
 const jose = lazily(() => import('jose'))
 
-interface Fingerprints {
+export interface Fingerprints {
   sha256?: string
   md5?: string
   bubbleBabble?: string
