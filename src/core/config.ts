@@ -3,7 +3,7 @@ import type { CodeBudgetSetting, CodeBudgets } from './operation.ts'
 /**
  * The service's settings, in one table: each with its environment variable, its default, what it
  * means and how its text is read. The `Config` type, the defaults, the environment parsing, the
- * `devutils serve` flags (PORT → --port) and the README's configuration table all come from it.
+ * `devutils serve` flags (PORT → --port) and the configuration table of docs/DEPLOYMENT.md all come from it.
  */
 
 interface IntegerSetting {

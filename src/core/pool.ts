@@ -97,7 +97,7 @@ const IDLE_TIMEOUT_MS = 30_000
  * limit with nested collections) ends its thread and is answered 422 LIMIT_EXCEEDED. That holds for
  * work made of many small objects: a thread that passes the limit in one large allocation (an array
  * or a string of tens of MB) aborts the whole process instead, so the operations bound what could
- * grow that large before they build it (test/worker-memory.test.ts). Inputs that fit in the time
+ * grow that large before they build it (test/registry-wide/worker-memory.test.ts). Inputs that fit in the time
  * budget fit here.
  */
 export const WORKER_HEAP_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 }

@@ -5,7 +5,7 @@ import { DevutilsError } from '../core/errors.ts'
 /**
  * The memory that request bodies in flight may hold in one server process: about as many bodies of
  * the default body limit (at MEMORY_PER_BODY_BYTE) as the worker pool queues on a 2-core machine.
- * With it, a flood of large bodies keeps the process within the bound test/memory.test.ts holds it
+ * With it, a flood of large bodies keeps the process within the bound test/core/memory.test.ts holds it
  * to, which the Kubernetes manifests' memory limit leaves room above.
  */
 export const BODY_MEMORY_BUDGET_BYTES = 32 * 1024 * 1024

@@ -9,7 +9,7 @@ import { setOwn } from '../json/value.ts'
  * merge keys, tabs, numbers JSON cannot hold…) makes it answer NOT_IN_SUBSET, and the caller then
  * reads the document with the spec-complete `yaml` library. So every error, warning and limit
  * comes from one place, and this reader only has to agree with the library on what it accepts,
- * which the differential test (test/yaml-differential.test.ts) checks.
+ * which the differential test (test/suites/yaml-differential.test.ts) checks.
  *
  * The library is slow for a reason that does not apply here: it builds a concrete syntax tree
  * and a document model first. This reader goes straight from characters to JSON values.

@@ -9,7 +9,7 @@ import { type CrcParameters, crc, crcCatalogue, crcResidue, reflect } from './cr
 import { ALL_MAX_BYTES, algorithmNames, checksum, normaliseName, OTHER_CHECKSUMS } from './index.ts'
 
 /**
- * In this process: the worker pool is the surfaces' business (test/surfaces.test.ts), and a worker
+ * In this process: the worker pool is the surfaces' business (test/registry-wide/surfaces.test.ts), and a worker
  * started on a busy machine can take the whole time budget before it reads its first input.
  */
 setOffloadPolicy('never')

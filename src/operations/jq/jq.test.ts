@@ -65,7 +65,7 @@ describe('jq', () => {
     }
   })
 
-  test("a sample of jq's own test files passes through the whole operation too (all of them: test/jq-suite.test.ts)", async () => {
+  test("a sample of jq's own test files passes through the whole operation too (all of them: test/suites/jq-suite.test.ts)", async () => {
     const sample = [...readSuite('jq.test').filter((_, index) => index % 40 === 0), ...readSuite('onig.test').slice(0, 3)]
     for (const suiteCase of sample) {
       if (suiteCase.fails) {

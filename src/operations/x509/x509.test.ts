@@ -9,7 +9,7 @@ import { certificateWithNames, der } from '../../../test/hostile-inputs.ts'
 import { execute, setOffloadPolicy } from '../../core/execute.ts'
 import { x509 } from './index.ts'
 
-// The worker pool is the surfaces' concern (test/surfaces.test.ts runs every example offloaded); here each call runs in process.
+// The worker pool is the surfaces' concern (test/registry-wide/surfaces.test.ts runs every example offloaded); here each call runs in process.
 setOffloadPolicy('never')
 
 // biome-ignore lint/suspicious/noExplicitAny: the answer's items are open objects, read field by field
