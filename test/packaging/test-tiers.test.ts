@@ -9,7 +9,7 @@ import { ROOT } from '../processes.ts'
  * test file in a folder no tier reads would never run, and one in two tiers would run twice.
  */
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
-const tierNames = (script: string) => script.match(/(?<=npm run )test:[a-z0-9-]+/g) ?? []
+const tierNames = (script: string): string[] => script.match(/(?<=npm run )test:[a-z0-9-]+/g) ?? []
 const globsOf = (tier: string) => [...scripts[tier].matchAll(/'([^']+\.test\.ts)'/g)].map(([, glob]) => glob)
 
 /** A glob as the test runner reads these: `**` any folders, `*` any name within one. */
