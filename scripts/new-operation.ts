@@ -169,7 +169,9 @@ function main(args: string[]): number {
   try {
     const written = newOperation(ROOT, request.name, request.category)
     console.log(`wrote ${written.join(', ')}`)
-    console.log(`next: replace each TODO in ${written[0]}, give its test known answers (it fails until then), and run \`npm run docs\` for its entry in docs/operations.md`)
+    console.log(
+      `next: replace each TODO in ${written[0]}, give its test known answers (it fails until then), and run \`npm run docs\` for its entry in docs/operations.md`,
+    )
     return 0
   } catch (error) {
     console.error(`new-operation: ${(error as Error).message}`)
