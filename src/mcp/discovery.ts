@@ -11,7 +11,7 @@ import { catalogue } from '../core/catalogue.ts'
 import { DevutilsError, isDevutilsError } from '../core/errors.ts'
 import type { OperationInfo } from '../core/operation.ts'
 import { operationDocument } from '../core/operation-docs.ts'
-import { closestName, searchOperations } from '../core/search.ts'
+import { closestName, type Searchable, searchOperations } from '../core/search.ts'
 import { validate } from '../core/validate.ts'
 import { failure, success } from './results.ts'
 
@@ -76,7 +76,29 @@ export const DISCOVERY_TOOLS = ['find_operations', 'describe_operation', 'run_op
  * operation from its task in words, reads its fields, then runs it; the list stays the same size
  * as the registry grows, where one tool per operation would fill an agent's context.
  */
-export function registerDiscoveryTools(server: McpServer, { operations, run, validator }: DiscoveryOptions): void {
+export function registerDiscoveryTools(server: McpServer, options: DiscoveryOptions): void {
+  const tools = discoveryTools(options)
+  registerFindOperations(server, tools)
+  registerDescribeOperation(server, tools)
+  registerRunOperation(server, tools, options.run)
+}
+
+/** What the three tools share: the operations by name and as searched, and how a tool checks its arguments. */
+interface DiscoveryTools {
+  searchable: Array<Searchable & { operation: OperationInfo }>
+  /** A tool's schema as the SDK takes it. */
+  schema: (type: object) => ReturnType<typeof fromJsonSchema>
+  /** The operation of that name; an unknown one is UNKNOWN_OPERATION, naming the closest. */
+  found: (name: string) => OperationInfo
+  /** The tool's answer to arguments checked against its input schema: a refusal, such as VALIDATION_ERROR, as an error result. */
+  answer: <Input extends TSchema>(
+    input: Input,
+    args: unknown,
+    work: (fields: Static<Input>) => CallToolResult | Promise<CallToolResult>,
+  ) => Promise<CallToolResult>
+}
+
+function discoveryTools({ operations, validator }: DiscoveryOptions): DiscoveryTools {
   const byName = new Map(operations.map((operation) => [operation.name, operation]))
   const searchable = operations.map((operation) => ({
     operation,
@@ -86,26 +108,30 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, val
     aliases: operation.aliases,
     text: operation.description,
   }))
-  const schema = (type: object) => fromJsonSchema(type as JsonSchemaType, validator)
-  const found = (name: string) => {
-    const operation = byName.get(name)
-    if (operation) return operation
-    const closest = closestName([...byName.keys()], name) ?? searchOperations(searchable, name)[0]?.item.name
-    throw new DevutilsError(
-      'UNKNOWN_OPERATION',
-      `There is no operation named '${name}'${closest ? `; did you mean '${closest}'?` : ';'} find_operations finds one from a task in words`,
-    )
+  return {
+    searchable,
+    schema: (type) => fromJsonSchema(type as JsonSchemaType, validator),
+    found: (name) => {
+      const operation = byName.get(name)
+      if (operation) return operation
+      const closest = closestName([...byName.keys()], name) ?? searchOperations(searchable, name)[0]?.item.name
+      throw new DevutilsError(
+        'UNKNOWN_OPERATION',
+        `There is no operation named '${name}'${closest ? `; did you mean '${closest}'?` : ';'} find_operations finds one from a task in words`,
+      )
+    },
+    answer: async (input, args, work) => {
+      try {
+        return await work(validate<Static<typeof input>>(input, args))
+      } catch (error) {
+        if (isDevutilsError(error)) return failure(error)
+        throw error
+      }
+    },
   }
-  /** The tool's answer to arguments checked against its input schema: a refusal, such as VALIDATION_ERROR, as an error result. */
-  const answer = async <Input extends TSchema>(input: Input, args: unknown, work: (fields: Static<Input>) => CallToolResult | Promise<CallToolResult>) => {
-    try {
-      return await work(validate<Static<Input>>(input, args))
-    } catch (error) {
-      if (isDevutilsError(error)) return failure(error)
-      throw error
-    }
-  }
+}
 
+function registerFindOperations(server: McpServer, { searchable, schema, answer }: DiscoveryTools): void {
   server.registerTool(
     'find_operations',
     {
@@ -126,7 +152,9 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, val
         return success(result)
       }),
   )
+}
 
+function registerDescribeOperation(server: McpServer, { schema, found, answer }: DiscoveryTools): void {
   server.registerTool(
     'describe_operation',
     {
@@ -156,7 +184,9 @@ export function registerDiscoveryTools(server: McpServer, { operations, run, val
         return success(result)
       }),
   )
+}
 
+function registerRunOperation(server: McpServer, { schema, found, answer }: DiscoveryTools, run: DiscoveryOptions['run']): void {
   server.registerTool(
     'run_operation',
     {
