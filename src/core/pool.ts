@@ -271,20 +271,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
   let piscina: Promise<Piscina> | undefined
   let running = 0
   const line = new FairQueue<Turn>(WORKER_THREADS * QUEUE_PER_THREAD, USE_HALF_LIFE_MS)
-  const started = () =>
-    (piscina ??= import('piscina').then(({ Piscina }) => {
-      const pool = new Piscina({
-        filename: filename.href,
-        minThreads: 1,
-        maxThreads: WORKER_THREADS,
-        idleTimeout: IDLE_TIMEOUT_MS,
-        resourceLimits: WORKER_HEAP_LIMITS,
-      })
-      // A thread that fails with no task of its own (one terminated past its budget that runs out of
-      // heap as it ends) is already replaced; unheard, piscina's 'error' would end the process.
-      pool.on('error', (error: unknown) => reportThreadFailure(error))
-      return pool
-    }))
+  const started = () => (piscina ??= startPiscina(filename))
   /**
    * Ends the threads, idle now, for new ones on the next task, and collects the event loop's heap: a
    * thread keeps the heap, code and WebAssembly memory of every operation it has run, which a
@@ -307,28 +294,6 @@ export function createWorkerPool(filename: URL): WorkerPool {
       turn.begin()
     }
   }
-  /** Waits for a free thread in the fair line; rejects when the line sheds the call or its time runs out first. */
-  const turnFor = (client: string, signal: AbortSignal) =>
-    new Promise<void>((resolve, reject) => {
-      const turn: Turn = {
-        begin: () => {
-          signal.removeEventListener('abort', onAbort)
-          resolve()
-        },
-        shed: () => {
-          signal.removeEventListener('abort', onAbort)
-          reject(new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment'))
-        },
-      }
-      const onAbort = () => {
-        if (line.remove(turn)) reject(signal.reason)
-      }
-      if (signal.aborted) return reject(signal.reason)
-      signal.addEventListener('abort', onAbort, { once: true })
-      const { shed } = line.enqueue(client, turn)
-      shed?.shed()
-      nextTurn()
-    })
   return {
     async run(task, timeBudgetMs, overrun, client = LOCAL_CLIENT) {
       const delayMs = timerDelayOf(timeBudgetMs)
@@ -337,7 +302,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
       const signal = clock?.signal ?? AbortSignal.timeout(delayMs)
       let outcome: WorkerOutcome
       try {
-        await turnFor(client, signal)
+        await turnFor(line, client, signal, nextTurn)
       } catch (error) {
         clock?.end()
         throw failureOf(error, { clock, overrun, delayMs })
@@ -355,13 +320,7 @@ export function createWorkerPool(filename: URL): WorkerPool {
         if (running === 0 && line.size === 0 && recycleAboveRssBytes !== Number.POSITIVE_INFINITY && process.memoryUsage.rss() > recycleAboveRssBytes) recycle()
         nextTurn()
       }
-      if (outcome.ok) return outcome.value
-      if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
-      const defect = new Error('A worker task failed', { cause: rebuiltDefect(outcome.defect) })
-      if (!outcome.oddThrow) throw defect
-      // Libraries that throw something other than an Error (a string, a number) do so over what they read.
-      reportThreadFailure(defect)
-      throw invalidInput('The input could not be processed: the library that read it failed without saying why')
+      return answerOf(outcome)
     },
     async close() {
       const closing = piscina
@@ -375,6 +334,60 @@ export function createWorkerPool(filename: URL): WorkerPool {
 interface Turn {
   begin(): void
   shed(): void
+}
+
+function startPiscina(filename: URL): Promise<Piscina> {
+  return import('piscina').then(({ Piscina }) => {
+    const pool = new Piscina({
+      filename: filename.href,
+      minThreads: 1,
+      maxThreads: WORKER_THREADS,
+      idleTimeout: IDLE_TIMEOUT_MS,
+      resourceLimits: WORKER_HEAP_LIMITS,
+    })
+    // A thread that fails with no task of its own (one terminated past its budget that runs out of
+    // heap as it ends) is already replaced; unheard, piscina's 'error' would end the process.
+    pool.on('error', (error: unknown) => reportThreadFailure(error))
+    return pool
+  })
+}
+
+/**
+ * Joins the fair line, lets through whom the free threads allow (`letThrough`), and waits for a free
+ * thread; rejects when the line sheds the call or its time runs out first.
+ */
+function turnFor(line: FairQueue<Turn>, client: string, signal: AbortSignal, letThrough: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const turn: Turn = {
+      begin: () => {
+        signal.removeEventListener('abort', onAbort)
+        resolve()
+      },
+      shed: () => {
+        signal.removeEventListener('abort', onAbort)
+        reject(new DevutilsError('OVERLOADED', 'Too much heavy work is waiting already; retry in a moment'))
+      },
+    }
+    const onAbort = () => {
+      if (line.remove(turn)) reject(signal.reason)
+    }
+    if (signal.aborted) return reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    const { shed } = line.enqueue(client, turn)
+    shed?.shed()
+    letThrough()
+  })
+}
+
+/** The task's answer from its thread: its value, its error, or a defect of the code it ran. */
+function answerOf(outcome: WorkerOutcome): unknown {
+  if (outcome.ok) return outcome.value
+  if ('error' in outcome) throw new DevutilsError(outcome.error.code, outcome.error.message, outcome.error.details)
+  const defect = new Error('A worker task failed', { cause: rebuiltDefect(outcome.defect) })
+  if (!outcome.oddThrow) throw defect
+  // Libraries that throw something other than an Error (a string, a number) do so over what they read.
+  reportThreadFailure(defect)
+  throw invalidInput('The input could not be processed: the library that read it failed without saying why')
 }
 
 /**
