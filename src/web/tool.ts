@@ -1,5 +1,5 @@
 import { renderData } from './answer.ts'
-import { answerPanel } from './answer-panel.ts'
+import { type AnswerPanel, answerPanel } from './answer-panel.ts'
 import { type Answer, curlCommand } from './api.ts'
 import type { WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
@@ -15,12 +15,13 @@ const DEBOUNCE_MS = 250
 /**
  * One operation's page: its form, its examples, and its answer, which follows the fields as they
  * change (except for a deliberately slow operation, which runs on request). The fields that are
- * not secret live in the URL's fragment, so that the address reproduces the computation.
+ * not secret live in the URL's fragment, so that the address reproduces the computation. Its state
+ * (the pending run, whether a link filled the form, whether the page was left) is shared by its
+ * event handlers, so they stay closures here; what they do is in the functions below.
  */
 export function toolPage(operation: WebOperation, bodyLimitBytes: number): { element: HTMLElement; dispose(): void } {
   const autoRun = !operation.deliberatelySlow
   const panel = answerPanel()
-  const { status, answerSlot, curlSlot, showStatus } = panel
   let timer: ReturnType<typeof setTimeout> | undefined
   let disposed = false
   // Whether the fields came from a link, which never holds a secret: a missing one was left out on purpose.
@@ -37,52 +38,14 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
     timer = setTimeout(run, DEBOUNCE_MS)
   }
   const form = buildForm(operation.fields, onChange, operation.actions)
-  // The main field leads the page on a phone, the answer right under it.
-  const mainField = operation.fields.find((field) => field.required)?.name ?? operation.fields[0]?.name
-  form.element.querySelector(`[data-field="${mainField}"]`)?.classList.add('main-field')
+  const view: ToolView = { operation, panel, form }
+  markMainField(view)
   const openFile = fileOpener(operation, form, bodyLimitBytes)
-
-  /**
-   * Until the chosen action has what it requires nothing is sent: a hint says what to fill in, and
-   * an answer already shown stays, marked as the previous input's. True when something is missing.
-   */
-  function awaitMissing(): boolean {
-    const missing = form.missing()
-    if (missing.length === 0) return false
-    const hint = missingHint(operation, missing, actionName(form), fromLink)
-    const previous = answerSlot.childElementCount > 0
-    answerSlot.toggleAttribute('data-stale', previous)
-    showStatus('done', previous ? `${hint} The answer below is for the previous input.` : hint)
-    return true
-  }
 
   async function run() {
     clearTimeout(timer)
-    form.clearErrors()
-    if (awaitMissing()) return
-    const reading = form.read()
-    if ('errors' in reading) {
-      for (const problem of reading.errors) form.showError(problem.field, `${problem.field} ${problem.message}`)
-      showStatus('error', 'Fix the field marked in the form: nothing was sent.')
-      return
-    }
-    const answer = await panel.send(operation.name, reading.body, operation.runsInBrowser)
-    if (answer) showAnswer(answer)
-  }
-
-  function showAnswer(answer: Answer) {
-    answerSlot.removeAttribute('data-stale')
-    if (answer.success) {
-      panel.showProcessingTime(answer.meta.processingTime, operation.runsInBrowser)
-      answerSlot.replaceChildren(renderData(answer, operation))
-      habits.answered(answer.data)
-      return
-    }
-    const { error } = answer
-    const unplaced = showErrorInForm(form, error)
-    const retry = answer.retryAfter ? ` Retry in ${answer.retryAfter} s.` : ''
-    showStatus('error', `${answer.status} ${error.code}: ${unplaced.length > 0 ? unplaced.join('; ') : 'see the field marked in the form.'}${retry}`)
-    answerSlot.replaceChildren()
+    const answer = await send(view, fromLink)
+    if (answer) showAnswer(view, answer, habits)
   }
 
   /** Fills the form from a link's fragment (empty: the defaults), remembering whether a link filled it. */
@@ -102,33 +65,13 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
     onChange()
   })
   runOnSubmit(formElement, run)
-  const habits = toolHabits(operation, form, answerSlot)
+  const habits = toolHabits(operation, form, panel.answerSlot)
 
-  const element = pageLayout({
-    attributes: { class: 'tool', 'data-operation': operation.name },
-    category: operation.category,
-    title: operation.name,
-    summary: operation.summary,
-    description: operation.description,
-    examples,
-    inputHeading: 'Input',
-    formElement,
-    status,
-    answerSlot,
-    curlSlot,
-  })
-  if (openFile) acceptDroppedFiles(element, openFile)
-  if (operation.runsInBrowser) markRunsInBrowser(element)
+  const element = toolLayout(view, { examples, formElement, openFile })
 
   const params = readFragment()
   showParams(params)
-  const hasRequired = operation.fields.some((field) => field.required)
-  if (awaitMissing()) curlSlot.textContent = ''
-  else if (autoRun && ([...params.keys()].length > 0 || !hasRequired)) void run()
-  else {
-    showStatus('done', autoRun ? 'Type an input, or pick an example.' : 'Fill in the fields and press Run, or pick an example.')
-    curlSlot.textContent = curlCommand(operation.name, 'body' in form.read() ? (form.read() as { body: object }).body : {})
-  }
+  if (startsRunning(view, params, fromLink)) void run()
 
   const onHashChange = () => {
     const wanted = readFragment()
@@ -146,6 +89,104 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
       window.removeEventListener('hashchange', onHashChange)
     },
   }
+}
+
+/** What the page's parts work on: the operation, its form and the panel its answer shows in. */
+interface ToolView {
+  operation: WebOperation
+  form: OperationForm
+  panel: AnswerPanel
+}
+
+/** The page's parts in the layout every page shares; a file dropped on it opens into the input. */
+function toolLayout(
+  { operation, panel }: ToolView,
+  { examples, formElement, openFile }: { examples: HTMLElement; formElement: HTMLFormElement; openFile: ReturnType<typeof fileOpener> },
+): HTMLElement {
+  const element = pageLayout({
+    attributes: { class: 'tool', 'data-operation': operation.name },
+    category: operation.category,
+    title: operation.name,
+    summary: operation.summary,
+    description: operation.description,
+    examples,
+    inputHeading: 'Input',
+    formElement,
+    status: panel.status,
+    answerSlot: panel.answerSlot,
+    curlSlot: panel.curlSlot,
+  })
+  if (openFile) acceptDroppedFiles(element, openFile)
+  if (operation.runsInBrowser) markRunsInBrowser(element)
+  return element
+}
+
+/** The main field leads the page on a phone, the answer right under it. */
+function markMainField({ operation, form }: ToolView): void {
+  const mainField = operation.fields.find((field) => field.required)?.name ?? operation.fields[0]?.name
+  form.element.querySelector(`[data-field="${mainField}"]`)?.classList.add('main-field')
+}
+
+/**
+ * Until the chosen action has what it requires nothing is sent: a hint says what to fill in, and
+ * an answer already shown stays, marked as the previous input's. True when something is missing.
+ */
+function awaitMissing({ operation, form, panel }: ToolView, fromLink: boolean): boolean {
+  const missing = form.missing()
+  if (missing.length === 0) return false
+  const hint = missingHint(operation, missing, actionName(form), fromLink)
+  const previous = panel.answerSlot.childElementCount > 0
+  panel.answerSlot.toggleAttribute('data-stale', previous)
+  panel.showStatus('done', previous ? `${hint} The answer below is for the previous input.` : hint)
+  return true
+}
+
+/** Sends the form when it is complete and valid, else marks what to fix; the answer, or none when nothing was sent. */
+async function send(view: ToolView, fromLink: boolean): Promise<Answer | undefined> {
+  const { operation, form, panel } = view
+  form.clearErrors()
+  if (awaitMissing(view, fromLink)) return undefined
+  const reading = form.read()
+  if ('errors' in reading) {
+    for (const problem of reading.errors) form.showError(problem.field, `${problem.field} ${problem.message}`)
+    panel.showStatus('error', 'Fix the field marked in the form: nothing was sent.')
+    return undefined
+  }
+  return panel.send(operation.name, reading.body, operation.runsInBrowser)
+}
+
+function showAnswer({ operation, form, panel }: ToolView, answer: Answer, habits: ReturnType<typeof toolHabits>): void {
+  const { answerSlot, showStatus } = panel
+  answerSlot.removeAttribute('data-stale')
+  if (answer.success) {
+    panel.showProcessingTime(answer.meta.processingTime, operation.runsInBrowser)
+    answerSlot.replaceChildren(renderData(answer, operation))
+    habits.answered(answer.data)
+    return
+  }
+  const { error } = answer
+  const unplaced = showErrorInForm(form, error)
+  const retry = answer.retryAfter ? ` Retry in ${answer.retryAfter} s.` : ''
+  showStatus('error', `${answer.status} ${error.code}: ${unplaced.length > 0 ? unplaced.join('; ') : 'see the field marked in the form.'}${retry}`)
+  answerSlot.replaceChildren()
+}
+
+/**
+ * The page as it opens: it runs at once when it follows typing and has its input (from a link, or
+ * because none is required); otherwise it says what to do and shows the request it would send.
+ */
+function startsRunning(view: ToolView, params: URLSearchParams, fromLink: boolean): boolean {
+  const { operation, form, panel } = view
+  const autoRun = !operation.deliberatelySlow
+  const hasRequired = operation.fields.some((field) => field.required)
+  if (awaitMissing(view, fromLink)) {
+    panel.curlSlot.textContent = ''
+    return false
+  }
+  if (autoRun && ([...params.keys()].length > 0 || !hasRequired)) return true
+  panel.showStatus('done', autoRun ? 'Type an input, or pick an example.' : 'Fill in the fields and press Run, or pick an example.')
+  panel.curlSlot.textContent = curlCommand(operation.name, 'body' in form.read() ? (form.read() as { body: object }).body : {})
+  return false
 }
 
 function actionName(form: OperationForm): string | undefined {
