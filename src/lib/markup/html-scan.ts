@@ -41,6 +41,29 @@ function rawTextEnd(html: string, name: string, from: number): { textEnd: number
   return { textEnd: endTag, next: after === -1 ? html.length : after + 1 }
 }
 
+/** What a `<` starts: a tag, something that is neither text nor element, or text (a `<` that starts no tag, or a tag that never ends). */
+type Markup = { kind: 'tag'; name: string; closing: boolean; end: number } | { kind: 'skipped' | 'text'; next: number }
+
+/** The markup at `lt`, a `<`: a comment, a declaration and a processing instruction are skipped whole. */
+function markupAt(html: string, lt: number): Markup {
+  if (html.startsWith('<!--', lt)) {
+    const end = html.indexOf('-->', lt + 4)
+    return { kind: 'skipped', next: end === -1 ? html.length : end + 3 }
+  }
+  const next = html.charCodeAt(lt + 1)
+  if (next === 0x21 || next === 0x3f) {
+    const end = html.indexOf('>', lt + 2)
+    return { kind: 'skipped', next: end === -1 ? html.length : end + 1 }
+  }
+  const closing = next === 0x2f
+  TAG_NAME.lastIndex = closing ? lt + 2 : lt + 1
+  const match = TAG_NAME.exec(html)
+  if (!match) return { kind: 'text', next: lt + 1 }
+  const end = tagEnd(html, TAG_NAME.lastIndex)
+  if (end === -1) return { kind: 'text', next: html.length }
+  return { kind: 'tag', name: match[0].toLowerCase(), closing, end }
+}
+
 /**
  * One pass over the HTML's tags, with no recursion: refuses nesting deeper than the limit, which
  * turndown would walk recursively, and predicts an upper bound of the Markdown it writes (text,
@@ -74,31 +97,13 @@ export function scanHtml(html: string): { depth: number; predictedLength: number
       break
     }
     text(i, lt)
-    if (html.startsWith('<!--', lt)) {
-      const end = html.indexOf('-->', lt + 4)
-      i = end === -1 ? html.length : end + 3
+    const markup = markupAt(html, lt)
+    if (markup.kind !== 'tag') {
+      if (markup.kind === 'text') text(lt, markup.next)
+      i = markup.next
       continue
     }
-    const next = html.charCodeAt(lt + 1)
-    if (next === 0x21 || next === 0x3f) {
-      const end = html.indexOf('>', lt + 2)
-      i = end === -1 ? html.length : end + 1
-      continue
-    }
-    const closing = next === 0x2f
-    TAG_NAME.lastIndex = closing ? lt + 2 : lt + 1
-    const match = TAG_NAME.exec(html)
-    if (!match) {
-      text(lt, lt + 1)
-      i = lt + 1
-      continue
-    }
-    const name = match[0].toLowerCase()
-    const end = tagEnd(html, TAG_NAME.lastIndex)
-    if (end === -1) {
-      text(lt, html.length)
-      break
-    }
+    const { name, closing, end } = markup
     i = end + 1
     if (closing) {
       close(name)
