@@ -117,7 +117,7 @@ describe('the OpenAPI document, as its users’ tools read it', { timeout: 180_0
     }
     const source = [
       "import createClient from 'openapi-fetch'",
-      "import type { paths } from '../schema.d.ts'",
+      "import type { paths } from './schema.d.ts'",
       'const client = createClient<paths>({ baseUrl: process.env.DEVUTILS_URL })',
       'const answers = [',
       ...calls.map((call) => `  ${call},`),
