@@ -5,9 +5,9 @@ import { placeOf } from './place.ts'
 
 /**
  * Refuses a document nested deeper than MAX_NESTING_DEPTH from the parser's concrete syntax tree,
- * without recursion and before anything is composed: composing a deeply nested document (about
- * 1,200 levels, 2.4 KB of `[`) can abort the whole process on Node 20 with a fatal, uncatchable
- * "RegExpCompiler Allocation failed", even inside a worker thread.
+ * without recursion and before anything is composed: composing a deeply nested document (a few
+ * kilobytes of `[`) can abort the whole process with a fatal, uncatchable "RegExpCompiler
+ * Allocation failed", even inside a worker thread.
  */
 function assertDepthWithinLimit(token: CST.Token, lines: LineCounter): void {
   const pending: Array<[token: CST.Token, depth: number]> = [[token, 0]]

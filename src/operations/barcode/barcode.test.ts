@@ -12,8 +12,11 @@ import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { gs1CheckDigit } from '../../lib/checksums/gs1.ts'
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../../lib/image/zxing.ts'
-import { qrCode } from '../qr-code/index.ts'
+import { loadOperation } from '../registry.ts'
 import { barcode, CAPACITY_2D, MAX_LINEAR_LENGTH, upceToUpca } from './index.ts'
+
+/** qr-code, reached through the registry as any other operation reaches it. */
+const qrCode = (await loadOperation('qr-code'))!
 
 after(() => closeWorkerPool())
 

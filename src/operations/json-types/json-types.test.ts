@@ -10,8 +10,11 @@ import ts from 'typescript'
 import { expectRefusal } from '../../../test/expect.ts'
 import { execute, setOffloadPolicy } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
-import { jsonSchema } from '../json-schema/index.ts'
+import { loadOperation } from '../registry.ts'
 import { joinedWithinLimit, jsonTypes } from './index.ts'
+
+/** json-schema, reached through the registry as any other operation reaches it. */
+const jsonSchema = (await loadOperation('json-schema'))!
 
 after(() => closeWorkerPool())
 

@@ -5,8 +5,11 @@ import { cpuTimeOf, expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
-import { unicode } from '../unicode/index.ts'
+import { loadOperation } from '../registry.ts'
 import { MAX_INPUT_LENGTH, textStats } from './index.ts'
+
+/** unicode, reached through the registry as any other operation reaches it. */
+const unicode = (await loadOperation('unicode'))!
 
 const run = (input: Record<string, unknown>) => execute(textStats, input, { timeBudgetMs: 60_000 })
 type Counts = Record<string, number>
