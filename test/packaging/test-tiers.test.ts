@@ -47,6 +47,11 @@ describe("npm test's tiers", () => {
     assert.ok(!globPattern('test/*.test.ts').test('test/core/validate.test.ts'))
   })
 
+  test('the units, which share one process, set where calls run only inside a suite', () => {
+    const leaking = testFiles.filter((file) => file.startsWith('src/') && /^setOffloadPolicy\(/m.test(readFileSync(join(ROOT, file), 'utf8')))
+    assert.deepEqual(leaking, [], 'use runCallsInProcess() of test/in-process.ts inside the describe')
+  })
+
   test('the tiers CI runs again on the LTS are tiers of npm test', () => {
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
     const lts = /for tier in (test:[^;]+); do\n\s+PATH="\$lts_bin/.exec(ci)?.[1].split(' ') ?? []

@@ -3,16 +3,12 @@ import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../../test/expect.ts'
-import { execute, setOffloadPolicy } from '../../core/execute.ts'
+import { runCallsInProcess } from '../../../test/in-process.ts'
+import { execute } from '../../core/execute.ts'
 import { CRC_CATALOGUE } from './catalogue.ts'
 import { type CrcParameters, crc, crcCatalogue, crcResidue, reflect } from './crc.ts'
 import { ALL_MAX_BYTES, algorithmNames, checksum, normaliseName, OTHER_CHECKSUMS } from './index.ts'
 
-/**
- * In this process: the worker pool is the surfaces' business (test/registry-wide/surfaces.test.ts), and a worker
- * started on a busy machine can take the whole time budget before it reads its first input.
- */
-setOffloadPolicy('never')
 const run = (input: Record<string, unknown>) => execute(checksum, input)
 const refuses = (input: Record<string, unknown>, code: string, message: RegExp, field?: string) =>
   expectRefusal(run(input), field === undefined ? { code, message } : { code, message, field })
@@ -113,6 +109,10 @@ const parametersArbitrary = fc.integer({ min: 1, max: 64 }).chain((width) => {
 const hexOf = (value: bigint) => value.toString(16)
 
 describe('checksum', () => {
+  // In process: the worker pool is the surfaces' business (test/registry-wide/surfaces.test.ts), and a
+  // worker started on a busy machine can take the whole time budget before it reads its first input.
+  runCallsInProcess()
+
   test('says what it does: no placeholder is left', () => {
     assert.deepEqual(JSON.stringify(checksum).match(/TODO[^"]*/g) ?? [], [], 'replace every TODO in src/operations/checksum/index.ts')
   })

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../../test/expect.ts'
-import { execute, type OffloadPolicy, setOffloadPolicy } from '../../core/execute.ts'
+import { runCallsInProcess } from '../../../test/in-process.ts'
+import { execute } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
 import { detect, recognisers } from '../recognisers.ts'
 import { loadOperation } from '../registry.ts'
@@ -86,13 +87,7 @@ const GOLDEN: Array<[DetectedType, number, string, Record<string, unknown>?]> = 
 
 describe('detect', () => {
   // Calls run in process (password-hash verify would otherwise start a worker thread); offload itself is tested below.
-  let previousPolicy: OffloadPolicy
-  before(() => {
-    previousPolicy = setOffloadPolicy('never')
-  })
-  after(() => {
-    setOffloadPolicy(previousPolicy)
-  })
+  runCallsInProcess()
 
   test('the golden table: one canonical example per type ranks first with its confidence', async () => {
     assert.deepEqual(new Set(GOLDEN.map(([type]) => type)), new Set(DETECTED_TYPES), 'every type has an example')

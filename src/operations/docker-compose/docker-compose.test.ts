@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${NAME} is Compose's interpolation syntax, written in plain strings on purpose
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 import { Ajv } from 'ajv'
 import fc from 'fast-check'
 import { parse as parseYaml } from 'yaml'
 import { expectRefusal } from '../../../test/expect.ts'
-import { execute, type OffloadPolicy, setOffloadPolicy } from '../../core/execute.ts'
+import { runCallsInProcess } from '../../../test/in-process.ts'
+import { execute, setOffloadPolicy } from '../../core/execute.ts'
 import { closeWorkerPool } from '../../core/pool.ts'
 import { secondsToDuration } from './compose-values.ts'
 import { dockerCompose } from './index.ts'
@@ -76,14 +77,8 @@ const VECTORS: Array<{ spec: string; flags: string; service: Data; yaml?: string
 
 describe('docker-compose', () => {
   // Calls run in process, where they are quicker to test and never wait for a worker thread to start; the worker path has its test below.
-  let previousPolicy: OffloadPolicy
-  before(() => {
-    previousPolicy = setOffloadPolicy('never')
-  })
-  after(async () => {
-    setOffloadPolicy(previousPolicy)
-    await closeWorkerPool()
-  })
+  runCallsInProcess()
+  after(() => closeWorkerPool())
 
   test('says what it does: no placeholder is left', () => {
     assert.deepEqual(JSON.stringify(dockerCompose).match(/TODO[^"]*/g) ?? [], [], 'replace every TODO in src/operations/docker-compose/index.ts')

@@ -6,11 +6,9 @@ import { describe, test } from 'node:test'
 import fc from 'fast-check'
 import { expectRefusal } from '../../../test/expect.ts'
 import { certificateWithNames, der } from '../../../test/hostile-inputs.ts'
-import { execute, setOffloadPolicy } from '../../core/execute.ts'
+import { runCallsInProcess } from '../../../test/in-process.ts'
+import { execute } from '../../core/execute.ts'
 import { x509 } from './index.ts'
-
-// The worker pool is the surfaces' concern (test/registry-wide/surfaces.test.ts runs every example offloaded); here each call runs in process.
-setOffloadPolicy('never')
 
 // biome-ignore lint/suspicious/noExplicitAny: the answer's items are open objects, read field by field
 type Answer = Record<string, any>
@@ -59,6 +57,9 @@ const pem = (label: string, der: Buffer) => `-----BEGIN ${label}-----\n${der.toS
 const ecKey = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey
 
 describe('x509', () => {
+  // The worker pool is the surfaces' concern (test/registry-wide/surfaces.test.ts runs every example offloaded).
+  runCallsInProcess()
+
   test('says what it does: no placeholder is left', () => {
     assert.deepEqual(JSON.stringify(x509).match(/TODO[^"]*/g) ?? [], [])
   })
@@ -625,6 +626,8 @@ describe('x509', () => {
 })
 
 describe('x509: work bounded before it is done', () => {
+  runCallsInProcess()
+
   test('a bundle of copies of one certificate is checked once per distinct signature: answered at once, no copy linked to another', async () => {
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-521' })
     const made = await run({ action: 'generate', subject: 'CN=a', privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string })
