@@ -47,33 +47,37 @@ interface Answer {
 /**
  * Sends each heavy input to the built service, as production runs it (worker threads load the
  * build, not TypeScript through a loader, which holds some tens of MB more of each thread's heap),
- * with every call offloaded: first in a batch, whose results come back from the worker as values,
- * then on its own, whose JSON is made on the worker.
+ * with every call offloaded: in a batch, whose results come back from the worker as values, and on
+ * its own, whose JSON is made on the worker. The two series run side by side, each on a service of
+ * its own (one worker thread each, on two cores), one call at a time.
  */
 test('inputs crafted to grow the largest array, string or buffer of each operation that offloads are answered on worker threads, 200 or a 4xx or 503, by bounds rather than a full heap, and the process lives', async () => {
+  await Promise.all([heavyInputsAnswered('value'), heavyInputsAnswered('json')])
+})
+
+/** Each heavy input, in a batch (`value`) or on its own (`json`), to a service of its own that must live through them. */
+async function heavyInputsAnswered(output: 'value' | 'json'): Promise<void> {
   const service = await startService({ DEVUTILS_OFFLOAD: 'always', RATE_LIMIT_MAX: '0', ...ROOMY })
   try {
-    for (const output of ['value', 'json'] as const) {
-      for (const { operation, summary, input, manySmallObjects = false } of HEAVY_INPUTS) {
-        if (!operationsByName.get(operation)?.offload) throw new Error(`${operation} is not an operation that offloads`)
-        const body = JSON.stringify(output === 'json' ? input : { requests: [{ operation, ...input }] })
-        if (Buffer.byteLength(body) > DEFAULT_CONFIG.bodyLimit)
-          throw new Error(`${operation}, ${summary}: a body of ${Buffer.byteLength(body)} bytes is past the body limit`)
-        const which = `${operation}, ${summary} (${output})`
-        const answer = await send(service.url, output === 'json' ? operation : 'batch', body).catch((error: Error) => {
-          throw new Error(`${which}: the service did not answer (${error.message}); it wrote:\n${service.output().slice(-3000)}`)
-        })
-        assert.ok(answer.status === 200 || (answer.status >= 400 && answer.status < 500) || answer.status === 503, `${which}: ${answer.status} ${answer.code}`)
-        assert.ok(
-          manySmallObjects || answer.details?.memoryLimitMb === undefined,
-          `${which} filled the worker's heap: what grows with it is not bounded before it is built`,
-        )
-      }
+    for (const { operation, summary, input, manySmallObjects = false } of HEAVY_INPUTS) {
+      if (!operationsByName.get(operation)?.offload) throw new Error(`${operation} is not an operation that offloads`)
+      const body = JSON.stringify(output === 'json' ? input : { requests: [{ operation, ...input }] })
+      if (Buffer.byteLength(body) > DEFAULT_CONFIG.bodyLimit)
+        throw new Error(`${operation}, ${summary}: a body of ${Buffer.byteLength(body)} bytes is past the body limit`)
+      const which = `${operation}, ${summary} (${output})`
+      const answer = await send(service.url, output === 'json' ? operation : 'batch', body).catch((error: Error) => {
+        throw new Error(`${which}: the service did not answer (${error.message}); it wrote:\n${service.output().slice(-3000)}`)
+      })
+      assert.ok(answer.status === 200 || (answer.status >= 400 && answer.status < 500) || answer.status === 503, `${which}: ${answer.status} ${answer.code}`)
+      assert.ok(
+        manySmallObjects || answer.details?.memoryLimitMb === undefined,
+        `${which} filled the worker's heap: what grows with it is not bounded before it is built`,
+      )
     }
   } finally {
     service.child.kill()
   }
-})
+}
 
 /** One request, and its answer: for a batch, the answer of its one request (its error code's status). */
 async function send(url: string, path: string, body: string): Promise<Answer> {
