@@ -49,4 +49,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself: /ready turns 503, requests in flight finish, exit 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "dist/server.js"]
+CMD ["node", "dist/server.js"]

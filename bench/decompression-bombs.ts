@@ -74,7 +74,7 @@ async function send(url: string, operation: string, body: Record<string, unknown
 /** A fresh server of the build, warmed: a worker thread started and the barcode engine loaded, which is no bomb's cost. */
 async function startWarmServer() {
   const port = await freePort()
-  const server = await spawnUntil(process.execPath, ['--enable-source-maps', 'dist/server.js'], /Server listening/, {
+  const server = await spawnUntil(process.execPath, ['dist/server.js'], /Server listening/, {
     cwd: root,
     env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
   })

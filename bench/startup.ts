@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { freePort, ROOT } from '../test/processes.ts'
 
 /** What `npm start` runs. */
-export const SERVER_COMMAND = ['--enable-source-maps', 'dist/server.js']
+export const SERVER_COMMAND = ['dist/server.js']
 /** The `devutils` command. */
 export const CLI = 'bin/devutils.js'
 

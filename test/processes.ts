@@ -81,7 +81,7 @@ export async function startService(
   { npmStart = false, detached = npmStart }: { npmStart?: boolean; detached?: boolean } = {},
 ): Promise<Spawned & { port: number; url: string }> {
   const port = await freePort()
-  const [command, args] = npmStart ? ['npm', ['start']] : [process.execPath, ['--enable-source-maps', 'dist/server.js']]
+  const [command, args] = npmStart ? ['npm', ['start']] : [process.execPath, ['dist/server.js']]
   const spawned = await spawnUntil(command, args, /Server listening|starting workers[\s\S]*Server listening/, {
     env: {
       PORT: String(port),

@@ -3,16 +3,8 @@ import { extname } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import type { Piscina } from 'piscina'
-import {
-  type DefectDescription,
-  DevutilsError,
-  describeDefect,
-  type ErrorCode,
-  type ErrorDetails,
-  invalidInput,
-  isDevutilsError,
-  limitErrorOf,
-} from './errors.ts'
+import { type DefectDescription, describeDefect } from './defects.ts'
+import { DevutilsError, type ErrorCode, type ErrorDetails, invalidInput, isDevutilsError, limitErrorOf } from './errors.ts'
 import { FairQueue } from './fair-queue.ts'
 import type { RunContext } from './operation.ts'
 

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { type Config, DEFAULT_CONFIG } from '../core/config.ts'
-import { describeDefect } from '../core/errors.ts'
+import { describeDefect } from '../core/defects.ts'
 import { onThreadFailure } from '../core/pool.ts'
 import type { Registry } from '../core/registry.ts'
 import { served } from '../served.ts'

@@ -4,8 +4,9 @@ import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
 import { API_PREFIX } from '../core/catalogue.ts'
+import { describeDefect } from '../core/defects.ts'
 import { asksForRetry, failure, JSON_CONTENT_TYPE, meta } from '../core/envelope.ts'
-import { DevutilsError, describeDefect, type ErrorCode, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
+import { DevutilsError, type ErrorCode, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 import { closeLingering, discardLingering, type LingerBounds } from './lingering-close.ts'
 
 /** Errors Fastify raises by itself, translated into our codes and plain sentences. */
@@ -100,8 +101,8 @@ export const errorAnswers = fastifyPlugin(
     app.setErrorHandler((error, request, reply) => {
       const devutilsError = toDevutilsError(error, bodyLimit)
       // Only a defect is logged with its stack: a 503 (load shed, time budget) is the service working
-      // as designed, already in the request's own log line, and formatting a stack through the source
-      // maps (npm start's --enable-source-maps) loads those large maps in the middle of an overload.
+      // as designed, already in the request's own log line, and mapping a stack to the sources reads
+      // large source maps, which has no place in the middle of an overload.
       if (devutilsError.code === 'INTERNAL_ERROR') request.log.error({ defect: describeDefect(error) }, 'request failed')
       return sendError(request, reply, devutilsError)
     })

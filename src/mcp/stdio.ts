@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio'
 import { loadConfig, type TimeBudgets } from '../core/config.ts'
-import { type DefectDescription, describeDefect } from '../core/errors.ts'
+import { type DefectDescription, describeDefect } from '../core/defects.ts'
 import type { OperationInfo } from '../core/operation.ts'
 import { createMcpServer } from './server.ts'
 

@@ -146,7 +146,7 @@ describe('scale-out: 3 instances behind HAProxy sharing one Redis', { skip, time
   const instances: Instance[] = []
 
   const startInstance = async (port: number): Promise<Spawned> =>
-    spawnUntil(process.execPath, ['--enable-source-maps', 'dist/server.js'], /Server listening/, {
+    spawnUntil(process.execPath, ['dist/server.js'], /Server listening/, {
       env: {
         PORT: String(port),
         HOST: '127.0.0.1',

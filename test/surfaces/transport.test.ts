@@ -466,7 +466,7 @@ describe('load shedding', () => {
   })
 })
 
-test("the service's shared plugins are named: fastify-plugin would otherwise name each from a stack trace, which npm start's source maps make costly", () => {
+test("the service's shared plugins are named: fastify-plugin would otherwise name each from a stack trace it makes at start-up", () => {
   for (const [name, plugin] of Object.entries({ transport, observability, protection, openApiDocument, errorAnswers })) {
     assert.equal((plugin as unknown as Record<symbol, { name?: string }>)[Symbol.for('plugin-meta')].name, name)
   }
