@@ -44,6 +44,11 @@ export async function expectRefusal(promise: Promise<unknown>, expected: Expecte
 export function cpuTimeOf(work: () => void): number {
   const start = process.cpuUsage()
   work()
+  return cpuMsSince(start)
+}
+
+/** The CPU time in ms since `start` (a `process.cpuUsage()`), of every thread of the process. */
+export function cpuMsSince(start: NodeJS.CpuUsage): number {
   const { user, system } = process.cpuUsage(start)
   return (user + system) / 1000
 }
@@ -52,6 +57,5 @@ export function cpuTimeOf(work: () => void): number {
 export async function cpuTimeOfAsync(work: () => Promise<unknown>): Promise<number> {
   const start = process.cpuUsage()
   await work()
-  const { user, system } = process.cpuUsage(start)
-  return (user + system) / 1000
+  return cpuMsSince(start)
 }
