@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
+import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyPlugin from 'fastify-plugin'
@@ -8,6 +8,13 @@ import { describeDefect } from '../core/defects.ts'
 import { asksForRetry, failure, JSON_CONTENT_TYPE, meta } from '../core/envelope.ts'
 import { DevutilsError, type ErrorCode, INTERNAL_ERROR_MESSAGE, isDevutilsError } from '../core/errors.ts'
 import { closeLingering, discardLingering, type LingerBounds } from './lingering-close.ts'
+
+/**
+ * node:http's reason phrases, read through `require`: an ES import of node:http makes Node build
+ * the module's ES facade, which reads every export, and the lazy ones load undici (fetch, WebSocket)
+ * at every start of a server that never uses it.
+ */
+const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http')
 
 /** Errors Fastify raises by itself, translated into our codes and plain sentences. */
 const FASTIFY_ERRORS: Record<string, (error: FastifyLikeError, bodyLimit: number) => DevutilsError> = {
