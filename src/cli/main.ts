@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { inspect, parseArgs } from 'node:util'
 import { catalogue } from '../core/catalogue.ts'
 import { CONFIG_VARIABLES, type Config, flagOf, loadConfig, SETTINGS, type TimeBudgets } from '../core/config.ts'
-import { failure } from '../core/envelope.ts'
+import { failure, processingTimeSince } from '../core/envelope.ts'
 import { DevutilsError, INTERNAL_ERROR_MESSAGE, invalidInput, isDevutilsError } from '../core/errors.ts'
 import { execute } from '../core/execute.ts'
 import { type AnyOperation, type OperationInfo, readsInput } from '../core/operation.ts'
@@ -178,7 +178,7 @@ async function runOperation(operation: AnyOperation, args: readonly string[]): P
   const { fields } = parsed
   const budgets = timeBudgets()
   let started = performance.now()
-  const meta = () => ({ processingTime: Math.round((performance.now() - started) * 1000) / 1000, requestId: randomUUID() })
+  const meta = () => ({ processingTime: processingTimeSince(started), requestId: randomUUID() })
   try {
     // Standard input is read only when it is a pipe or a file, so that a terminal never waits for it.
     if ('input' in properties && !('input' in fields) && !process.stdin.isTTY && readsInput(operation, fields)) {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { processingTimeSince } from './envelope.ts'
 import { DevutilsError, errorBody, INTERNAL_ERROR_MESSAGE, isDevutilsError } from './errors.ts'
 import { execute } from './execute.ts'
 import { assertOutputWithinLimit } from './limits.ts'
@@ -95,14 +96,10 @@ async function runRequest(
   try {
     const { operation, fields } = await splitCall(registry, request, `requests[${index}]`)
     const data = await execute(operation, fields, { ...callerOf(context), timeBudgetMs: remaining(deadline, 'The batch') })
-    return { success: true, data, meta: { processingTime: elapsed(started) } }
+    return { success: true, data, meta: { processingTime: processingTimeSince(started) } }
   } catch (error) {
     const failure = isDevutilsError(error) ? error : new DevutilsError('INTERNAL_ERROR', INTERNAL_ERROR_MESSAGE, undefined, { cause: error })
     if (failure.code === 'INTERNAL_ERROR') context?.reportDefect?.(failure)
-    return { success: false, error: errorBody(failure), meta: { processingTime: elapsed(started) } }
+    return { success: false, error: errorBody(failure), meta: { processingTime: processingTimeSince(started) } }
   }
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000
 }

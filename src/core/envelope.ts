@@ -19,8 +19,12 @@ export interface Timed {
 }
 
 export function meta(call: Timed): Meta {
-  const elapsed = performance.now() - (call.startedAt ?? performance.now())
-  return { processingTime: Math.round(elapsed * 1000) / 1000, requestId: call.id }
+  return { processingTime: processingTimeSince(call.startedAt ?? performance.now()), requestId: call.id }
+}
+
+/** The milliseconds since `startedAt` (performance.now()), to the microsecond, as `meta.processingTime` gives them. */
+export function processingTimeSince(startedAt: number): number {
+  return Math.round((performance.now() - startedAt) * 1000) / 1000
 }
 
 export function success<T>(call: Timed, data: T) {

@@ -445,7 +445,7 @@ describe('format', () => {
   })
 
   test('a large input still being formatted when its time budget ends is stopped: 422, not 503', async () => {
-    // Near the input limit, so that even a thread the earlier tests left warm needs well past 300 ms.
+    // Near the input limit, so that even a thread the earlier tests left warm runs well past the budget.
     const input = 'SELECT a, b, c FROM t WHERE a = 1 AND (b = 2 OR c = 3);\n'.repeat(17_000)
     await expectRefusal(execute(format, { input, language: 'sql' }, { timeBudgetMs: 300 }), {
       code: 'LIMIT_EXCEEDED',
