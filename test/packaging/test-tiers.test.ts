@@ -52,10 +52,12 @@ describe("npm test's tiers", () => {
     assert.deepEqual(leaking, [], 'use runCallsInProcess() of test/in-process.ts inside the describe')
   })
 
-  test('the tiers CI runs again on the LTS are tiers of npm test', () => {
+  test('CI runs every tier of npm test once on the floor, and on the LTS only tiers of npm test', () => {
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
-    const lts = /for tier in (test:[^;]+); do\n\s+PATH="\$lts_bin/.exec(ci)?.[1].split(' ') ?? []
-    assert.ok(lts.length > 0, 'the LTS loop in .ci/run')
+    const tiersRunOn = (node: string) => [...ci.matchAll(new RegExp(`run_tiers ${node} (test:[^;\\n]+)`, 'g'))].flatMap(([, tiers]) => tiers.split(' '))
+    assert.deepEqual(tiersRunOn('floor').sort(), tierNames(scripts.test).sort())
+    const lts = tiersRunOn('LTS')
+    assert.ok(lts.length > 0, 'the LTS lanes in .ci/run')
     for (const tier of lts) assert.ok(tierNames(scripts.test).includes(tier), tier)
   })
 })

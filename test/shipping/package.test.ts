@@ -20,7 +20,13 @@ describe('the package: npm pack, installed into an empty folder with its product
 
   before(async () => {
     folder = mkdtempSync(join(tmpdir(), 'devutils-package-'))
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', folder], { cwd: ROOT, timeout: 120_000, maxBuffer: 16 * 2 ** 20 })
+    // The build npm test made is what is packed: npm pack's own `prepare` would build it again, under
+    // the feet of the tests that run beside this one in CI.
+    const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', folder], {
+      cwd: ROOT,
+      timeout: 120_000,
+      maxBuffer: 16 * 2 ** 20,
+    })
     const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
     files = packed.files.map((file) => file.path)
     await run('npm', ['init', '-y'], { cwd: folder })
