@@ -5,7 +5,7 @@ import { expectRefusal } from '../../../test/expect.ts'
 import { execute } from '../../core/execute.ts'
 import { baseConvert, digitsToBigInt } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(baseConvert, input)
+const run = (input: Record<string, unknown>) => execute(baseConvert, input, { timeBudgetMs: 60_000 })
 const result = async (input: Record<string, unknown>) => (await run(input)).result
 const fails = (input: Record<string, unknown>, code: string, pattern: RegExp, position?: number) =>
   expectRefusal(run(input), { code, message: pattern, position })

@@ -6,7 +6,7 @@ import { execute } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
 import { base32, OFFLOAD_LENGTH } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(base32, input)
+const run = (input: Record<string, unknown>) => execute(base32, input, { timeBudgetMs: 60_000 })
 const decode = (input: string, variant = 'rfc4648', outputEncoding = 'utf8') => run({ input, action: 'decode', variant, outputEncoding })
 const rejects = (input: Record<string, unknown>, code: string, expected: ExpectedRefusal = {}) => expectRefusal(run(input), { code, ...expected })
 

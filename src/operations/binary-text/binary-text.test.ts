@@ -7,7 +7,7 @@ import { OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { validate } from '../../core/validate.ts'
 import { binaryText, OFFLOAD_LENGTH } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(binaryText, input)
+const run = (input: Record<string, unknown>) => execute(binaryText, input, { timeBudgetMs: 60_000 })
 const result = async (input: Record<string, unknown>) => (await run(input)).result
 const fails = (input: Record<string, unknown>, code: string, pattern: RegExp, position?: number) =>
   expectRefusal(run(input), { code, message: pattern, position })

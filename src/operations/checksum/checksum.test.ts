@@ -9,7 +9,7 @@ import { CRC_CATALOGUE } from './catalogue.ts'
 import { type CrcParameters, crc, crcCatalogue, crcResidue, reflect } from './crc.ts'
 import { ALL_MAX_BYTES, algorithmNames, checksum, normaliseName, OTHER_CHECKSUMS } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(checksum, input)
+const run = (input: Record<string, unknown>) => execute(checksum, input, { timeBudgetMs: 60_000 })
 const refuses = (input: Record<string, unknown>, code: string, message: RegExp, field?: string) =>
   expectRefusal(run(input), field === undefined ? { code, message } : { code, message, field })
 

@@ -10,7 +10,7 @@ import { extract } from './index.ts'
 type Item = { type: string; value: string; fanged: string; start: number; end: number; line: number; column: number; details: Record<string, unknown> }
 type Answer = { result: Item[] | string; action: string; counts?: Record<string, number>; truncated?: boolean; replacements?: number }
 
-const run = (input: Record<string, unknown>) => execute(extract, input) as Promise<Answer>
+const run = (input: Record<string, unknown>) => execute(extract, input, { timeBudgetMs: 60_000 }) as Promise<Answer>
 const DEFAULTS = { action: 'extract', unique: false, refang: true, maxResults: 1000 } as const
 /** The scanner itself, in this thread: `execute` would send a long text to the worker pool. */
 const direct = async (fields: Record<string, unknown>) => (await extract.run({ ...DEFAULTS, ...fields } as Parameters<typeof extract.run>[0])) as Answer

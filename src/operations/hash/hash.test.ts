@@ -11,7 +11,7 @@ import { validate } from '../../core/validate.ts'
 import { algorithmPattern, canonicalAlgorithm, HASH_SLICE_BYTES } from '../../lib/crypto/digest.ts'
 import { HASH_ALGORITHMS, hash, OFFLOAD_LENGTH } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(hash, input)
+const run = (input: Record<string, unknown>) => execute(hash, input, { timeBudgetMs: 60_000 })
 const refuses = (input: Record<string, unknown>, code: string, pattern: RegExp) => expectRefusal(run(input), { code, message: pattern })
 
 // FIPS 180-4 (SHA-1, SHA-2) and FIPS 202 (SHA-3) example values for "" and "abc"; BLAKE2 from RFC 7693

@@ -17,7 +17,7 @@ interface Answer {
   counter?: number
 }
 
-const run = async (input: Record<string, unknown>) => (await execute(id, input)) as unknown as Answer
+const run = async (input: Record<string, unknown>) => (await execute(id, input, { timeBudgetMs: 60_000 })) as unknown as Answer
 const inspect = (input: string) => run({ action: 'inspect', input })
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'

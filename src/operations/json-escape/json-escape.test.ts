@@ -6,7 +6,7 @@ import { execute } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
 import { jsonEscape, OFFLOAD_LENGTH } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(jsonEscape, input)
+const run = (input: Record<string, unknown>) => execute(jsonEscape, input, { timeBudgetMs: 60_000 })
 const escaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
 const unescaped = async (input: string) => (await run({ input, action: 'unescape' })).result as string
 const refuses = (input: string, position: number, pattern: RegExp) =>

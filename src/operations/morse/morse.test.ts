@@ -6,7 +6,7 @@ import { execute } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
 import { MORSE_CODE, morse, OFFLOAD_LENGTH } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(morse, input)
+const run = (input: Record<string, unknown>) => execute(morse, input, { timeBudgetMs: 60_000 })
 const encode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
 const decode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, action: 'decode', ...options })).result as string
 const rejects = (input: Record<string, unknown>, code: string, expected: ExpectedRefusal = {}) => expectRefusal(run(input), { code, ...expected })

@@ -5,7 +5,7 @@ import { execute } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
 import { OFFLOAD_LENGTH, rot13 } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(rot13, input)
+const run = (input: Record<string, unknown>) => execute(rot13, input, { timeBudgetMs: 60_000 })
 const rotate = async (input: string, variant = 'rot13') => (await run({ input, variant })).result
 
 const VARIANTS = ['rot13', 'rot5', 'rot18', 'rot47'] as const

@@ -8,7 +8,7 @@ import { closeWorkerPool } from '../../core/pool.ts'
 import { validate } from '../../core/validate.ts'
 import { MAX_TRANSLITERATION_GROWTH, OFFLOAD_LENGTH, slug } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(slug, input)
+const run = (input: Record<string, unknown>) => execute(slug, input, { timeBudgetMs: 60_000 })
 const slugOf = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
 /**
  * Any Unicode scalar value. A custom unit rather than `unit: 'binary'`, whose shrinker can build a map

@@ -10,7 +10,7 @@ const DIALECTS = ['ansi', 'mysql', 'postgres', 'sqlite', 'mssql', 'oracle'] as c
 type Dialect = (typeof DIALECTS)[number]
 type Context = 'literal' | 'identifier' | 'like'
 
-const run = (input: Record<string, unknown>) => execute(sqlEscape, input)
+const run = (input: Record<string, unknown>) => execute(sqlEscape, input, { timeBudgetMs: 60_000 })
 const escaped = async (input: string, dialect: Dialect, context: Context, wrapInQuotes = false) =>
   (await run({ input, dialect, context, wrapInQuotes })).result as string
 const refuses = (input: string, dialect: Dialect, context: Context, position: number, pattern: RegExp) =>

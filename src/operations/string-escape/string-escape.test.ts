@@ -14,7 +14,7 @@ import { escapeJson } from '../../lib/json/string-literal.ts'
 import { type Language, OFFLOAD_LENGTH, type Quote, stringEscape } from './index.ts'
 import { NOTATIONS, type Notation } from './writers.ts'
 
-const run = (input: Record<string, unknown>) => execute(stringEscape, input)
+const run = (input: Record<string, unknown>) => execute(stringEscape, input, { timeBudgetMs: 60_000 })
 const escaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result as string
 const unescaped = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, action: 'unescape', ...options })).result as string
 

@@ -10,7 +10,7 @@ import type { Rational } from './rational.ts'
 import { UNITS } from './unit-table.ts'
 
 type Fields = Record<string, unknown>
-const run = (input: Fields) => execute(units, input) as Promise<Fields>
+const run = (input: Fields) => execute(units, input, { timeBudgetMs: 60_000 }) as Promise<Fields>
 /** The text of a conversion at `significantDigits` digits, and whether it is exact. */
 const textOf = async (input: Fields) => {
   const data = await run(input)

@@ -6,7 +6,7 @@ import { execute } from '../../core/execute.ts'
 import { validate } from '../../core/validate.ts'
 import { OFFLOAD_LENGTH, url } from './index.ts'
 
-const run = (input: Record<string, unknown>) => execute(url, input)
+const run = (input: Record<string, unknown>) => execute(url, input, { timeBudgetMs: 60_000 })
 const encode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, ...options })).result
 const decode = async (input: string, options: Record<string, unknown> = {}) => (await run({ input, action: 'decode', ...options })).result
 const rejectsAt = (input: Record<string, unknown>, position: number, pattern: RegExp) =>
