@@ -48,7 +48,7 @@ export function serviceBundle({ root, outdir, version }: { root: string; outdir:
   return {
     ...NODE_BUNDLE,
     absWorkingDir: root,
-    entryPoints: { server: 'src/server.ts', cli: 'src/cli/main.ts', worker: 'src/worker.ts' },
+    entryPoints: { server: 'src/start-server.ts', cli: 'src/cli/main.ts', worker: 'src/worker.ts', 'compile-cache': 'src/compile-cache.ts' },
     outdir,
     splitting: true,
     // Every chunk in one folder, beside worker.js, so that `new URL('./worker.js', import.meta.url)` finds it.

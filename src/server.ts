@@ -114,9 +114,13 @@ export async function main(args: string[]): Promise<void> {
   else await serve(config)
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).catch((error: Error) => {
+/** Runs `main`, and ends the process with the message of an error that stopped the start. */
+export function start(args: string[]): Promise<void> {
+  return main(args).catch((error: Error) => {
     process.stderr.write(`devutils: ${error.message}\n`)
     process.exit(1)
   })
 }
+
+// Run from the sources (`node --import tsx src/server.ts`); the build's dist/server.js is src/start-server.ts.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await start(process.argv.slice(2))

@@ -35,7 +35,7 @@ describe('the package: npm pack, installed into an empty folder with its product
 
   after(() => rmSync(folder, { recursive: true, force: true }))
 
-  test('holds the command, the build, its source maps and licences, and the docs; no sources, tests or build state', () => {
+  test('holds the command, the build, its source maps and licences, and the docs; no sources, tests, build state or compile cache', () => {
     for (const expected of [
       'bin/devutils.js',
       'dist/cli.js',
@@ -59,7 +59,7 @@ describe('the package: npm pack, installed into an empty folder with its product
       files.some((file) => /^dist\/.*\.js\.map$/.test(file)),
       'source maps are packed',
     )
-    const unexpected = files.filter((file) => /^(src|test|bench|scripts)\/|\.tsbuildinfo$|\.test\.|^\.ci\//.test(file))
+    const unexpected = files.filter((file) => /^(src|test|bench|scripts)\/|\.tsbuildinfo$|\.test\.|^\.ci\/|\.compile-cache\//.test(file))
     assert.deepEqual(unexpected, [])
   })
 
