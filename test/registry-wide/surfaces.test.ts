@@ -163,13 +163,16 @@ function runExample(policy: OffloadPolicy, operation: AnyOperation, example: Exa
 }
 
 /**
- * The examples run on the command line under a policy: every one with heavy work kept in process,
- * the first of each operation with it forced onto a worker thread. The command runs `execute` as a
- * pipeline step does, whose every example the other surfaces take through both policies; what only
- * the command adds, a worker thread started and closed in a one-shot process, one example proves.
+ * The surfaces that take every example with heavy work forced onto worker threads: HTTP POST and
+ * GET, where the thread answers JSON it made, and a pipeline step, where it answers a value, copied
+ * across. They prove each example's answer from a thread in both forms. The other surfaces run the same
+ * `execute` and take the first example of each operation there, which proves what each adds to a
+ * thread's answer (an envelope, a tool's structured content, a one-shot process that starts and
+ * closes its thread); with heavy work kept in process, every surface takes every example.
  */
-const commandLineExamples = (policy: OffloadPolicy, operation: AnyOperation): Example[] =>
-  policy === 'always' ? operation.examples.slice(0, 1) : operation.examples
+const EVERY_EXAMPLE_ON_THREADS = new Set(['HTTP POST', 'HTTP GET', 'as a pipeline step'])
+const examplesOn = (surface: string, policy: OffloadPolicy, operation: AnyOperation): Example[] =>
+  policy === 'always' && !EVERY_EXAMPLE_ON_THREADS.has(surface) ? operation.examples.slice(0, 1) : operation.examples
 
 let commandRuns: Map<OffloadPolicy, Map<Example, Promise<CommandOutcome>>> | undefined
 
@@ -183,7 +186,7 @@ function commandRunOf(policy: OffloadPolicy, example: Example): Promise<CommandO
       each,
       new Map(
         servedOperations.flatMap((operation) =>
-          commandLineExamples(each, operation).map((candidate) => [candidate, runExample(each, operation, candidate)] as const),
+          examplesOn('the command line', each, operation).map((candidate) => [candidate, runExample(each, operation, candidate)] as const),
         ),
       ),
     ]),
@@ -245,7 +248,7 @@ for (const policy of OFFLOAD_POLICIES) {
       // may have only a few calls of untrusted code (regex, jq) in flight, so those take turns.
       describe(operation.name, { concurrency: operation.overrun?.budget === undefined }, () => {
         test('HTTP POST', async () => {
-          for (const example of operation.examples) {
+          for (const example of examplesOn('HTTP POST', policy, operation)) {
             const data = await postData(origin, operation.name, example.input as Fields, `${operation.name}: ${example.summary}`)
             assertExampleData(operation, example, data, 'HTTP POST')
           }
@@ -254,7 +257,7 @@ for (const policy of OFFLOAD_POLICIES) {
         if (operation.allowGet) {
           test('HTTP GET, the fields as query parameters', async () => {
             let sent = 0
-            for (const example of operation.examples) {
+            for (const example of examplesOn('HTTP GET', policy, operation)) {
               const query = queryOf(operation, example.input as Fields)
               // An action that reads a body (an image to decode) is refused by GET: test/http.test.ts.
               if (query === undefined || operation.postOnlyActions?.includes(String((example.input as Fields).action))) continue
@@ -268,7 +271,7 @@ for (const policy of OFFLOAD_POLICIES) {
 
         if (isRegistered(operation)) {
           test('as a pipeline step', async () => {
-            for (const example of operation.examples) {
+            for (const example of examplesOn('as a pipeline step', policy, operation)) {
               const context = `${operation.name}: ${example.summary}, as a pipeline step`
               const data = await postData(origin, 'pipeline', asPipelineStep(operation, example.input as Fields), context)
               const steps = data.steps as Fields[]
@@ -279,7 +282,7 @@ for (const policy of OFFLOAD_POLICIES) {
           })
 
           test('as a batch item', async () => {
-            for (const example of operation.examples) {
+            for (const example of examplesOn('as a batch item', policy, operation)) {
               const context = `${operation.name}: ${example.summary}, as a batch item`
               const data = await postData(origin, 'batch', { requests: [{ operation: operation.name, ...(example.input as Fields) }] }, context)
               const [answer] = data.results as Array<{ success: boolean; data?: Fields; error?: unknown }>
@@ -292,7 +295,7 @@ for (const policy of OFFLOAD_POLICIES) {
         for (const transport of MCP_TRANSPORTS) {
           for (const route of MCP_ROUTES.filter((candidate) => reaches(candidate, operation))) {
             test(`MCP over ${transport}, ${route}`, async () => {
-              for (const example of operation.examples) {
+              for (const example of examplesOn('MCP', policy, operation)) {
                 const context = `${operation.name}: ${example.summary}, MCP over ${transport}, ${route}`
                 assertExampleData(
                   operation,
@@ -306,7 +309,7 @@ for (const policy of OFFLOAD_POLICIES) {
         }
 
         test('the command line', async () => {
-          for (const example of commandLineExamples(policy, operation)) {
+          for (const example of examplesOn('the command line', policy, operation)) {
             const context = `devutils ${operation.name} for ${example.summary}`
             const run = await commandRunOf(policy, example)
             const envelope = JSON.parse(run.stdout || 'null') as Envelope | null
@@ -320,7 +323,7 @@ for (const policy of OFFLOAD_POLICIES) {
 
         test('the typed client', async () => {
           const client = createClient({ baseUrl: origin }) as unknown as Record<string, (input: unknown) => Promise<unknown>>
-          for (const example of operation.examples) {
+          for (const example of examplesOn('the typed client', policy, operation)) {
             assertExampleData(operation, example, await client[methodName(operation)](example.input), 'the typed client')
           }
         })
