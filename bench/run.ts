@@ -57,9 +57,11 @@ const only = new Set((options.only?.split(',') ?? SECTIONS) as Section[])
 for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only takes ${SECTIONS.join(', ')}, not '${section}'`)
 
 /** `--rounds n`: more alternated rounds than the plan's, where a difference is small for the machine's noise. */
+/** `--quick`: every section once, briefly, so that the bench cannot rot (CI runs it); its figures mean little. */
+const QUICK_PLAN: Plan = { warmupSeconds: 0.2, rounds: 1, secondsPerRound: 0.5 }
 const ROUNDS = options.rounds === undefined ? undefined : Number(options.rounds)
 if (ROUNDS !== undefined && !(Number.isSafeInteger(ROUNDS) && ROUNDS > 0)) throw new Error(`--rounds takes a whole number of rounds, not '${options.rounds}'`)
-const PLAN: Plan = options.quick ? { warmupSeconds: 0.5, rounds: 1, secondsPerRound: 1 } : { warmupSeconds: 2, rounds: ROUNDS ?? 4, secondsPerRound: 5 }
+const PLAN: Plan = options.quick ? QUICK_PLAN : { warmupSeconds: 2, rounds: ROUNDS ?? 4, secondsPerRound: 5 }
 const CORES = availableParallelism()
 const SMALL_CONNECTIONS = 10
 /** Small requests at the same offered load for both servers: no batching of work under saturation favours either. */
@@ -69,7 +71,7 @@ const SATURATION_CONNECTIONS = 32
 /** The bar for a small request's server CPU against Fastify alone's, with the production stack on. */
 const CPU_BAR = 1.8
 /** The A/B of each duty: short rounds, many of them, since the differences sought are a few percent. */
-const DUTY_PLAN: Plan = options.quick ? { warmupSeconds: 0.5, rounds: 1, secondsPerRound: 1 } : { warmupSeconds: 1, rounds: ROUNDS ?? 12, secondsPerRound: 2 }
+const DUTY_PLAN: Plan = options.quick ? QUICK_PLAN : { warmupSeconds: 1, rounds: ROUNDS ?? 12, secondsPerRound: 2 }
 /** `--duties a,b`: the duties A/B'd (all of them unless told). */
 const SELECTED_DUTIES = (options.duties?.split(',') ?? DUTY_NAMES) as Duty[]
 for (const duty of SELECTED_DUTIES) if (!DUTY_NAMES.includes(duty)) throw new Error(`--duties takes ${DUTY_NAMES.join(', ')}, not '${duty}'`)
@@ -159,7 +161,7 @@ interface StartupRuns {
 
 async function startup(bench: Bench, logDir: string) {
   progress('start-up and footprint')
-  const repeats = options.quick ? 3 : 10
+  const repeats = options.quick ? 1 : 10
   const registered = Object.keys(operationLoaders).length
   const largeRegistry = await buildWithStandIns(join(logDir, 'large-registry'), LARGE_REGISTRY - registered)
   const builds = { service: emptyRuns(), large: emptyRuns() }
