@@ -445,12 +445,14 @@ describe('json-types', () => {
     assert.deepEqual(await execute(jsonTypes, example.input, { timeBudgetMs: 60_000 }), example.output)
     const manyKeys = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`key${i}`, i]))
     const started = performance.now()
-    await expectRefusal(execute(jsonTypes, { input: manyKeys, inferMaps: false }, { timeBudgetMs: 1_000 }), {
+    // quicktype takes many times the budget over these keys; the budget leaves a busy machine's thread
+    // the time to start and load quicktype before the run it stops.
+    await expectRefusal(execute(jsonTypes, { input: manyKeys, inferMaps: false }, { timeBudgetMs: 5_000 }), {
       code: 'LIMIT_EXCEEDED',
-      message: /ran past its 1000 ms time budget and was stopped: quicktype takes this long/,
-      details: { reason: 'timeout', limitMs: 1_000 },
+      message: /ran past its 5000 ms time budget and was stopped: quicktype takes this long/,
+      details: { reason: 'timeout', limitMs: 5_000 },
     })
-    assert.ok(performance.now() - started < 6_000)
+    assert.ok(performance.now() - started < 15_000)
   })
 
   test('hostile inputs are answered quickly and within bounds', async () => {
