@@ -289,6 +289,9 @@ describe('docker-compose', () => {
 
   test('composeToRun refuses a bad Compose file, naming the line, the path or the services', async () => {
     await expectRefusal(toRun('services:\n  a:\n    image: x\n    image: y\n'), { code: 'INVALID_INPUT', details: { line: 4 } })
+    for (const value of ['${} ', 'a${}', '${-x}', '${1}']) {
+      await expectRefusal(toRun(`services:\n  a:\n    image: x\n    user: "${value}"\n`), { code: 'INVALID_INPUT', message: /names no variable/ })
+    }
     await expectRefusal(toRun(`a: ${'['.repeat(200)}${']'.repeat(200)}\n`), { code: 'LIMIT_EXCEEDED' })
     const laughs = `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${Array.from(
       { length: 8 },
@@ -426,7 +429,8 @@ describe('docker-compose', () => {
       ]
       return { words, rest }
     })
-    const quote = (word: string) => composeValueToShell(word.replaceAll('$', '$$').replace('$${HOME}', '${HOME}')).word
+    // Each $ written $$, as Compose reads a literal one, but for the variable ${HOME}.
+    const quote = (word: string) => composeValueToShell(word.replaceAll('$', () => '$$').replace('$${HOME}', () => '${HOME}')).word
     await fc.assert(
       fc.asyncProperty(commands, async ({ words, rest }) => {
         const command = ['docker run', ...words.map((parts) => parts.map(quote).join(' ')), 'busybox', ...rest.map(quote)].join(' ')

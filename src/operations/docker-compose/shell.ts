@@ -253,6 +253,9 @@ function nextReference(text: string, from: number): { start: number; end: number
   return undefined
 }
 
+const NO_VARIABLE =
+  'A ${…} in the Compose file names no variable, which Compose refuses too: it knows ${NAME}, ${NAME:-default}, ${NAME-default}, ${NAME:?error} and ${NAME:+other}, and a literal $ is written $$'
+
 /**
  * A Compose value as one shell word for `docker run`: `$$` becomes a literal `$`, and a variable
  * (`${NAME}`, `$NAME`, `${NAME:-default}`) is left in double quotes for the shell to expand, as
@@ -268,7 +271,9 @@ export function composeValueToShell(value: string): { word: string; variables: s
     else {
       const text = value.slice(reference.start, reference.end)
       parts.push({ text: text.startsWith('${') ? text : `\${${text.slice(1)}}`, variable: true })
-      variables.push(/^\$\{?([A-Za-z_][A-Za-z0-9_]*)/.exec(text)![1])
+      const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)/.exec(text)?.[1]
+      if (name === undefined) throw invalidInput(NO_VARIABLE)
+      variables.push(name)
     }
     from = reference.end
   }
