@@ -20,7 +20,7 @@ import { DUTIES, DUTY_NAMES, DUTY_VARIABLE, type Duty, type Variant } from './du
 import { type Load, LoadGenerator, type LoadResult } from './load.ts'
 import { Bench, closed, type Loader, type Measurement, median, type Plan, paced } from './measure.ts'
 import { nowUs, summarizeProfiles } from './profile.ts'
-import { bundleReferenceServers, REFERENCE_SOURCES } from './reference-servers.ts'
+import { bundleReferenceServers, REFERENCE_SOURCES, type ReferenceServers } from './reference-servers.ts'
 import { BENCH_RATE_LIMIT_MAX, type Server, startServer } from './servers.ts'
 import { buildWithStandIns } from './stand-ins.ts'
 import { type CommandRun, timeCommand, timeMcpInitialize, timeServerReady } from './startup.ts'
@@ -159,12 +159,18 @@ interface StartupRuns {
   mcp: number[]
 }
 
-async function startup(bench: Bench, logDir: string) {
+/**
+ * The service's start against the bundled reference servers' in the same runs, since what a start
+ * costs moves with the machine: Fastify alone with one route, and bare node:http, until GET /health
+ * answers.
+ */
+async function startup(bench: Bench, logDir: string, references: ReferenceServers) {
   progress('start-up and footprint')
   const repeats = options.quick ? 1 : 10
   const registered = Object.keys(operationLoaders).length
   const largeRegistry = await buildWithStandIns(join(logDir, 'large-registry'), LARGE_REGISTRY - registered)
   const builds = { service: emptyRuns(), large: emptyRuns() }
+  const referenceReady = { fastify: [] as number[], bare: [] as number[] }
   for (let i = 0; i < repeats; i++) {
     for (const [runs, root] of [
       [builds.service, ROOT],
@@ -174,6 +180,7 @@ async function startup(bench: Bench, logDir: string) {
       runs.cli.push(await timeCommand(['base64', '--input', 'hi'], 'aGk=\n', root))
       runs.mcp.push(await timeMcpInitialize(root))
     }
+    for (const name of ['fastify', 'bare'] as const) referenceReady[name].push(await timeServerReady(ROOT, references[name], '/health'))
   }
   const server = await startServer({ label: 'service (footprint)', script: 'dist/server.js', env: PRODUCTION, logDir })
   let idle: number
@@ -206,6 +213,8 @@ async function startup(bench: Bench, logDir: string) {
       ['one-shot `devutils base64 --input hi`, wall ms', ...both((runs) => spread(runs.cli.map((run) => run.wallMs)))],
       ['one-shot `devutils base64 --input hi`, peak RSS', ...both((runs) => megabytes(median(runs.cli.map((run) => run.peakRssBytes))))],
       ['`devutils mcp` until its answer to initialize, ms', ...both((runs) => spread(runs.mcp))],
+      ['for reference: Fastify alone, one route (bench/fastify-server.ts, bundled), until GET /health answers 200, ms', spread(referenceReady.fastify), ''],
+      ['for reference: bare node:http (bench/baseline-server.ts, bundled), until GET /health answers 200, ms', spread(referenceReady.bare), ''],
       ['idle server (settled, worker thread started), RSS of its processes', megabytes(idle), ''],
       ['the same server after 10,000 small requests and 20 conversions of 256 KiB, RSS', megabytes(loaded), ''],
     ],
@@ -218,7 +227,8 @@ async function startup(bench: Bench, logDir: string) {
     const cliWall = median(runs.cli.map((run) => run.wallMs))
     const cliRss = median(runs.cli.map((run) => run.peakRssBytes))
     const mcp = median(runs.mcp)
-    target(`server start until /ready${registry}`, '≤ 250 ms', `${ms(ready)} ms`, ready <= 250)
+    const reference = `Fastify alone ${ms(median(referenceReady.fastify))} ms, node:http ${ms(median(referenceReady.bare))} ms`
+    target(`server start until /ready${registry}`, '≤ 250 ms', `${ms(ready)} ms (${reference})`, ready <= 250)
     target(`one-shot CLI call${registry}`, '≤ 100 ms, ≤ 70 MB', `${ms(cliWall)} ms, ${megabytes(cliRss)}`, cliWall <= 100 && cliRss <= 70 * MB)
     target(`\`devutils mcp\` until it answers initialize${registry}`, '≤ 300 ms', `${ms(mcp)} ms`, mcp <= 300)
   }
@@ -905,7 +915,7 @@ async function main(): Promise<number> {
     const servers = { service, baseline, fastify, serviceWarn, serviceTwoWorkers }
     await checkAnswers(bench, servers)
     if (bench.failures.length === 0) {
-      if (only.has('startup')) await startup(bench, logDir)
+      if (only.has('startup')) await startup(bench, logDir, references)
       if (only.has('small')) await small(bench, servers)
       if (only.has('saturation')) await saturation(bench, servers)
       if (only.has('duties')) await duties(bench, servers, references.fastify, logDir)

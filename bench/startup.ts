@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { freePort, ROOT } from '../test/processes.ts'
 
 /** What `npm start` runs. */
-export const SERVER_COMMAND = ['dist/server.js']
+export const SERVER_SCRIPT = 'dist/server.js'
 /** The `devutils` command. */
 export const CLI = 'bin/devutils.js'
 
@@ -21,11 +21,14 @@ export const CLI = 'bin/devutils.js'
  */
 const REPORT_PEAK_RSS = `data:text/javascript,import { readFileSync } from 'node:fs'; process.on('exit', () => { let kib = process.resourceUsage().maxRSS; try { kib = Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) } catch {} process.stderr.write('peak-rss-kib=' + kib + '\\n') })`
 
-/** Milliseconds from spawning `npm start`'s command until GET /ready answers 200, polled every 2 ms. */
-export async function timeServerReady(root = ROOT): Promise<number> {
+/**
+ * Milliseconds from spawning `npm start`'s command until GET /ready answers 200, polled every 2 ms;
+ * or, given a reference server's script, until it answers `path`.
+ */
+export async function timeServerReady(root = ROOT, script = SERVER_SCRIPT, path = '/ready'): Promise<number> {
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, SERVER_COMMAND, {
+  const child = spawn(process.execPath, [script], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
@@ -34,7 +37,7 @@ export async function timeServerReady(root = ROOT): Promise<number> {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before it was ready`)
       if (performance.now() - started > 30_000) throw new Error('the server was not ready within 30 s')
-      if (await answers200(`http://127.0.0.1:${port}/ready`)) return performance.now() - started
+      if (await answers200(`http://127.0.0.1:${port}${path}`)) return performance.now() - started
       await sleep(2)
     }
   } finally {

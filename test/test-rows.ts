@@ -4,7 +4,7 @@
  * adding one edits no shared file. The operation is the folder's name.
  */
 export interface OperationTestRows {
-  /** Payloads built to hurt it, and the answer each must get (test/registry-wide/hostile.test.ts, surfaces.test.ts). */
+  /** Payloads built to hurt it, and the answer each must get (test/registry-wide/surfaces.test.ts). */
   hostile?: readonly HostileRow[]
   /** Inputs that grow its largest array, string or buffer, sent on worker threads (test/registry-wide/worker-memory.test.ts). */
   heavy?: readonly HeavyRow[]
