@@ -120,7 +120,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
 
   test('the operations that run in the browser answer every example in the page, as documented, with the service out of reach', async () => {
     const inPage = operations.filter((operation) => operation.runsInBrowser)
-    assert.ok(inPage.length >= 8, inPage.map((operation) => operation.name).join(', '))
+    assert.ok(inPage.length >= 17, inPage.map((operation) => operation.name).join(', '))
     const own = await newContext()
     const tab = await own.newPage()
     const sent: string[] = []

@@ -1,8 +1,7 @@
-import { randomBytes, randomFillSync } from 'node:crypto'
-
 /**
- * Unbiased randomness from the operating system's CSPRNG. Every draw uses rejection sampling:
- * values from the incomplete top block of the random range are thrown away, never folded with `%`.
+ * Unbiased randomness from the operating system's CSPRNG, through Web Crypto's getRandomValues (the
+ * same in Node.js and in a browser). Every draw uses rejection sampling: values from the incomplete
+ * top block of the random range are thrown away, never folded with `%`.
  */
 
 const TWO_POW_32 = 0x1_0000_0000
@@ -12,7 +11,7 @@ let poolIndex = POOL_WORDS
 
 function nextWord(): number {
   if (poolIndex === POOL_WORDS) {
-    randomFillSync(pool)
+    crypto.getRandomValues(pool)
     poolIndex = 0
   }
   return pool[poolIndex++]
@@ -38,7 +37,7 @@ export function randomBigIntBelow(n: bigint): bigint {
   const bytes = Math.ceil(bits / 8)
   const excessBits = BigInt(bytes * 8 - bits)
   for (;;) {
-    const candidate = BigInt(`0x${randomBytes(bytes).toString('hex')}`) >> excessBits
+    const candidate = bigIntOf(randomOctets(bytes)) >> excessBits
     if (candidate < n) return candidate
   }
 }
@@ -70,4 +69,17 @@ export function shuffle<T>(items: T[]): T[] {
   return items
 }
 
-export { randomBytes }
+/** getRandomValues fills at most this many bytes a call. */
+const GET_RANDOM_VALUES_BYTES = 65_536
+
+/** `count` random bytes. */
+export function randomOctets(count: number): Uint8Array {
+  const bytes = new Uint8Array(count)
+  for (let start = 0; start < count; start += GET_RANDOM_VALUES_BYTES) crypto.getRandomValues(bytes.subarray(start, start + GET_RANDOM_VALUES_BYTES))
+  return bytes
+}
+
+/** The unsigned big-endian integer of `bytes`, at least one. */
+function bigIntOf(bytes: Uint8Array): bigint {
+  return BigInt(`0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`)
+}

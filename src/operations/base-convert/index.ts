@@ -155,5 +155,6 @@ export const baseConvert = defineOperation({
     { summary: 'A negative number to base 36', input: { input: '-1295', toBase: 36 }, output: { result: '-zz', fromBase: 10, toBase: 36 } },
     { summary: 'Beyond 2^53, exactly', input: { input: '18446744073709551615', toBase: 16 }, output: { result: 'ffffffffffffffff', fromBase: 10, toBase: 16 } },
   ],
+  runsInBrowser: true,
   run: ({ input, fromBase, toBase }) => ({ result: convert(String(input), fromBase, toBase), fromBase, toBase }),
 })

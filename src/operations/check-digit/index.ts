@@ -389,6 +389,7 @@ export const checkDigit = defineOperation({
     },
   ],
   verdict: { field: 'valid', failure: 'the check digit is wrong' },
+  runsInBrowser: true,
   async run({ input, scheme, action }) {
     const { text, positions } = normalise(input, scheme)
     const applied = resolveScheme(scheme, text.length, action)

@@ -548,6 +548,7 @@ export const chmod = defineOperation({
       },
     },
   ],
+  runsInBrowser: true,
   run({ input, action, base, umask, isDirectory }) {
     if (action === 'umask') {
       if (base !== undefined) throw validationError('base', 'is read only by action mode; a umask has no starting mode')

@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { validationError } from '../../core/errors.ts'
 import { textToBytes } from '../../lib/bytes/encodings.ts'
-import { randomBytes } from '../../lib/random/random.ts'
 import { type Algorithm, type AlgorithmSpec, encryptBytes, type Mode, SPECS } from './algorithms.ts'
 import { deriveKey, isEvp, type Kdf } from './derivation.ts'
 import { aadBytes, checkAeadFields, checkOpenssl, hexBytes, ivOf, type Material, materialOf, refuseGiven } from './fields.ts'

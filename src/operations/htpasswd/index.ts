@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { Type } from 'typebox'
 import { DevutilsError, invalidInput, isDevutilsError, limitExceeded, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
@@ -6,7 +6,6 @@ import { bcryptKey, writeBcrypt } from '../../lib/crypto/bcrypt.ts'
 import { cryptSalt, MD5_CRYPT, md5CryptString, SHA_CRYPT, shaCryptString } from '../../lib/crypto/crypt-hashes.ts'
 import { type ParsedHash, parseHash } from '../../lib/crypto/parse-hash.ts'
 import { assertShaCryptWithin, LIMITS } from '../../lib/crypto/password-cost.ts'
-import { randomBytes } from '../../lib/random/random.ts'
 
 const ALGORITHMS = ['bcrypt', 'sha512-crypt', 'sha256-crypt', 'apr1', 'sha1'] as const
 type Algorithm = (typeof ALGORITHMS)[number]

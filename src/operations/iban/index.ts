@@ -301,6 +301,7 @@ export const iban = defineOperation({
     },
   ],
   verdict: { field: 'valid', failure: 'the IBAN is not valid' },
+  runsInBrowser: true,
   async run({ input, action, country, bban, bic }) {
     let iban: string
     if (action === 'compose') {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { invalidInput, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
-import { randomBelow, randomBytes } from '../../lib/random/random.ts'
+import { randomBelow, randomOctets } from '../../lib/random/random.ts'
 import { DIGITS, distinctCharacters, LOWERCASE, randomText, showCharacterAt, UPPERCASE } from '../../lib/text/charsets.ts'
 
 const KINDS = ['ulid', 'nanoid', 'objectid', 'ksuid'] as const
@@ -62,7 +62,7 @@ function ulids(count: number): string[] {
     const now = Date.now()
     if (now > time || random + 1n === ULID_RANDOM_LIMIT) {
       time = Math.max(now, time + 1)
-      random = bigIntOf(randomBytes(10))
+      random = bigIntOf(randomOctets(10))
     } else {
       random += 1n
     }
@@ -75,14 +75,14 @@ function ulids(count: number): string[] {
  * MongoDB's ObjectId layout: a 4-byte big-endian Unix time in seconds, a 5-byte random value drawn
  * once per process, and a 3-byte counter that starts at a random value and counts up per ObjectId.
  */
-const OBJECTID_PROCESS_VALUE = randomBytes(5)
+const OBJECTID_PROCESS_VALUE = randomOctets(5)
 let objectIdCounter = randomBelow(0x100_0000)
 
 function objectIds(count: number): string[] {
   return Array.from({ length: count }, () => {
     const bytes = Buffer.alloc(12)
     bytes.writeUInt32BE(Math.floor(Date.now() / 1000) >>> 0, 0)
-    OBJECTID_PROCESS_VALUE.copy(bytes, 4)
+    bytes.set(OBJECTID_PROCESS_VALUE, 4)
     objectIdCounter = (objectIdCounter + 1) % 0x100_0000
     bytes.writeUIntBE(objectIdCounter, 9, 3)
     return bytes.toString('hex')
@@ -94,7 +94,7 @@ function ksuids(count: number): string[] {
   return Array.from({ length: count }, () => {
     const bytes = Buffer.alloc(KSUID_BYTES)
     bytes.writeUInt32BE(Math.floor(Date.now() / 1000) - KSUID_EPOCH_SECONDS, 0)
-    randomBytes(16).copy(bytes, 4)
+    bytes.set(randomOctets(16), 4)
     return encodeFixed(bigIntOf(bytes), BASE62, KSUID_LENGTH)
   })
 }

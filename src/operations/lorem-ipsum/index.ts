@@ -227,6 +227,7 @@ export const loremIpsum = defineOperation({
     { summary: 'Three paragraphs of new text (the defaults)', input: {} },
     { summary: 'HTML paragraphs', input: { count: 2, format: 'html' } },
   ],
+  runsInBrowser: true,
   run({ unit, count, startWithLorem, format, seed }) {
     if (count > MAX_COUNT[unit]) throw validationError('count', `must be <= ${MAX_COUNT[unit]} when unit is ${unit}`)
     const text = write(unit, count, startWithLorem, new LoremWriter(seed === undefined ? randomBelow(SEED_SPACE) : foldSeed(seed)))

@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 import { defineOperation, withDefault } from '../../core/operation.ts'
-import { randomBytes } from '../../lib/random/random.ts'
+import { randomOctets } from '../../lib/random/random.ts'
 
 type Format = 'colon' | 'hyphen' | 'dot' | 'none'
 
@@ -80,7 +80,7 @@ export const macAddress = defineOperation({
   allowGet: true,
   run({ count, format, uppercase, prefix, multicast }) {
     const fixed = Buffer.from((prefix ?? '').replace(/[:.-]/g, ''), 'hex')
-    const random = randomBytes(MAC_BYTES * count)
+    const random = randomOctets(MAC_BYTES * count)
     const results: string[] = []
     for (let i = 0; i < count; i++) {
       const bytes = random.subarray(i * MAC_BYTES, (i + 1) * MAC_BYTES)

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { invalidInput, isDevutilsError, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { decodeBase32, encodeBase32 } from '../../lib/bytes/base32.ts'
-import { randomBytes } from '../../lib/random/random.ts'
+import { randomOctets } from '../../lib/random/random.ts'
 
 const ACTIONS = ['generate', 'verify', 'newSecret'] as const
 type Action = (typeof ACTIONS)[number]
@@ -234,7 +234,7 @@ export const otp = defineOperation({
     if (action === 'newSecret') {
       if (input.secret !== undefined) throw validationError('secret', 'must not be given with newSecret, which draws a new one')
       if (account === undefined) throw validationError('account', 'is required for newSecret: the account name in the otpauth URI label')
-      const secret = encodeBase32(randomBytes(NEW_SECRET_BYTES), 'rfc4648', false)
+      const secret = encodeBase32(randomOctets(NEW_SECRET_BYTES), 'rfc4648', false)
       const uri = otpauthUri(type, secret, account, issuer, algorithm, digits, period, counter ?? 0)
       return { result: secret, action, type, algorithm, digits, secret, uri, warnings: [] }
     }

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
@@ -7,7 +7,6 @@ import { cryptSalt, SHA_CRYPT, shaCryptString } from '../../lib/crypto/crypt-has
 import { type Argon2Parameters, argon2Key, type ScryptParameters, scryptKey } from '../../lib/crypto/kdf.ts'
 import { parseHash, phcBase64, VERIFIED_ALGORITHMS, type VerifiedAlgorithm } from '../../lib/crypto/parse-hash.ts'
 import { assertScryptWithin, assertShaCryptWithin, LIMITS } from '../../lib/crypto/password-cost.ts'
-import { randomBytes } from '../../lib/random/random.ts'
 
 const ALGORITHMS = ['argon2id', 'bcrypt', 'scrypt', 'sha512-crypt', 'sha256-crypt'] as const
 const CRYPT_ALGORITHMS: ReadonlySet<VerifiedAlgorithm> = new Set(['sha512-crypt', 'sha256-crypt', 'md5-crypt', 'apr1'])

@@ -82,6 +82,7 @@ export const password = defineOperation({
   ],
   offload: ({ length, count }) => length * count > OFFLOAD_CHARACTERS,
   allowGet: true,
+  runsInBrowser: true,
   run({ length, count, symbolSet, excludeSimilar, exclude, ...toggles }) {
     const alphabets = {
       uppercase: Array.from(UPPERCASE),

@@ -85,6 +85,7 @@ export const randomNumber = defineOperation({
     },
   ],
   allowGet: true,
+  runsInBrowser: true,
   run({ min, max, count, decimals, unique, sort }) {
     if (min > max) throw validationError('min', `must be <= max, but ${min} > ${max}`)
     const scale = 10n ** BigInt(decimals)

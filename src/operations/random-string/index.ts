@@ -87,6 +87,7 @@ export const randomString = defineOperation({
   ],
   offload: ({ length, count }) => length * count > OFFLOAD_CHARACTERS,
   allowGet: true,
+  runsInBrowser: true,
   run({ length, count, charset, characters, exclude, excludeSimilar }) {
     if (characters !== undefined && charset !== undefined) throw validationError('characters', 'cannot be combined with charset; send one or the other')
     if (length * count > MAX_TOTAL_CHARACTERS) {

@@ -238,6 +238,7 @@ export const tomlJson = defineOperation({
     },
   ],
   offload: ({ input }) => isLargerThan(input, TOML_OFFLOAD_THRESHOLD),
+  runsInBrowser: true,
   run({ input, action }) {
     if (action === 'tomlToJson') {
       if (typeof input !== 'string') throw validationError('input', 'must be TOML text (a string) for tomlToJson; JSON values are for jsonToToml')
