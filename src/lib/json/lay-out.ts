@@ -1,4 +1,5 @@
 import { assertOutputWithinLimit } from '../../core/limits.ts'
+import { utf8Length } from '../text/utf8-length.ts'
 import { type JsonNode, type Member, parseOrRefuse, warningsOf } from './text-tree.ts'
 
 /**
@@ -55,6 +56,6 @@ function sortedMembers(members: Member[]): Member[] {
  */
 export function layOutJson(text: string, { indent, sortKeys, lenient }: { indent: string; sortKeys: boolean; lenient: boolean }) {
   const parsed = parseOrRefuse(text, lenient)
-  assertOutputWithinLimit(Buffer.byteLength(text) + 4 * parsed.lines + indent.length * parsed.indentUnits)
+  assertOutputWithinLimit(utf8Length(text) + 4 * parsed.lines + indent.length * parsed.indentUnits)
   return { text: writeJson(parsed.root, indent, sortKeys), warnings: warningsOf(parsed) }
 }

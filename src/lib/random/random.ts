@@ -4,6 +4,8 @@
  * top block of the random range are thrown away, never folded with `%`.
  */
 
+import { hexOfBytes } from '../bytes/hex.ts'
+
 const TWO_POW_32 = 0x1_0000_0000
 const POOL_WORDS = 1024
 const pool = new Uint32Array(POOL_WORDS)
@@ -81,5 +83,5 @@ export function randomOctets(count: number): Uint8Array {
 
 /** The unsigned big-endian integer of `bytes`, at least one. */
 function bigIntOf(bytes: Uint8Array): bigint {
-  return BigInt(`0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`)
+  return BigInt(`0x${hexOfBytes(bytes)}`)
 }

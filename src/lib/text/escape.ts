@@ -1,5 +1,6 @@
 import { limitExceeded } from '../../core/errors.ts'
 import { OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
+import { utf8Length } from './utf8-length.ts'
 
 /**
  * Replaces each code unit that `pattern` matches with `replacementFor(unit)` and wraps the result in
@@ -9,7 +10,7 @@ import { OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
  * it is built, and the work stops as soon as it passes the output limit.
  */
 export function replaceCodeUnits(text: string, pattern: RegExp, replacementFor: (unit: number) => string, open = '', close = open): string {
-  let size = Buffer.byteLength(text) + open.length + close.length
+  let size = utf8Length(text) + open.length + close.length
   if (size > OUTPUT_LIMIT_BYTES) throw outputTooLarge()
   const body = text.replace(pattern, (char) => {
     const unit = char.charCodeAt(0)

@@ -3,6 +3,7 @@ import { invalidInput, limitExceeded, validationError } from '../../core/errors.
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { isLargerThan, lineAndColumn, parseJsonText, setOwn, WarningList } from '../../lib/json/value.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 /**
  * Inputs above this many characters (JSON values: string lengths plus a few per node) run on a
@@ -206,8 +207,8 @@ function typedValue(cell: string): unknown {
 
 /** Predicts the JSON size of the rows before they are built: keys repeat on every row. */
 function predictJsonSize(text: string, records: string[][], firstRow: number, names: string[] | undefined, columns: number): number {
-  const keysSize = names ? names.reduce((sum, name) => sum + Buffer.byteLength(JSON.stringify(name)) + 1, 0) + EXTRA_KEY.length + 5 : 0
-  let size = Buffer.byteLength(text) - text.length
+  const keysSize = names ? names.reduce((sum, name) => sum + utf8Length(JSON.stringify(name)) + 1, 0) + EXTRA_KEY.length + 5 : 0
+  let size = utf8Length(text) - text.length
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code < 0x20 || code === 0x22 || code === 0x5c) size += 5
@@ -529,6 +530,7 @@ export const csvJson = defineOperation({
     action === 'csvToJson'
       ? isLargerThan(input, relaxColumnCount ? RELAXED_CSV_OFFLOAD_THRESHOLD : CSV_OFFLOAD_THRESHOLD)
       : isLargerThan([input, columns], JSON_TO_CSV_OFFLOAD_THRESHOLD),
+  runsInBrowser: true,
   run({ input, action, delimiter, header, dynamicTyping, skipEmptyLines, relaxColumnCount, columns, newline, quoteAll, escapeFormulae }) {
     if (action === 'csvToJson') {
       if (typeof input !== 'string') throw validationError('input', 'must be CSV text (a string) for csvToJson; arrays are for jsonToCsv')

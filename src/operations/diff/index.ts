@@ -5,6 +5,7 @@ import { limitExceeded } from '../../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { segmentsOf } from '../../lib/text/segment.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 const MODES = ['lines', 'words', 'chars'] as const
 type Mode = (typeof MODES)[number]
@@ -204,7 +205,7 @@ function assertAnswerWithinLimit(answer: Answer): void {
   let characters = answer.result.length
   for (const change of answer.changes) characters += change.value.length + 40
   for (const hunk of answer.hunks ?? []) for (const line of hunk.lines) characters += line.length + 4
-  if (characters * 6 > OUTPUT_LIMIT_BYTES) assertOutputWithinLimit(Buffer.byteLength(JSON.stringify(answer)))
+  if (characters * 6 > OUTPUT_LIMIT_BYTES) assertOutputWithinLimit(utf8Length(JSON.stringify(answer)))
 }
 
 const changeSchema = Type.Object({
@@ -349,6 +350,7 @@ export const diff = defineOperation({
   offload({ input, compareTo, mode }) {
     return input.length + compareTo.length > (mode === 'chars' ? CHARS_OFFLOAD_CHARACTERS : OFFLOAD_CHARACTERS)
   },
+  runsInBrowser: true,
   run({ input, compareTo, mode, context, oldName, newName }, runContext) {
     // A worker thread is not told the budget; there the default one applies (the pool stops the thread at the real one).
     const limits = bounds(runContext?.timeBudgetMs ?? DEFAULT_CONFIG.timeBudgetMs)

@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import { invalidInput } from '../../core/errors.ts'
 import { assertOutputWithinLimit } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 /**
  * Inputs longer than this run on a worker thread: encoding writes a reference of several characters
@@ -75,8 +76,8 @@ function* replacements(text: string, scope: Scope, format: Format): Generator<[i
 
 export function encodeEntities(text: string, scope: Scope, format: Format): string {
   // `all` with names can grow a character thirtyfold (∳ is &CounterClockwiseContourIntegral;): size it first.
-  let size = Buffer.byteLength(text)
-  for (const [index, width, reference] of replacements(text, scope, format)) size += reference.length - Buffer.byteLength(text.slice(index, index + width))
+  let size = utf8Length(text)
+  for (const [index, width, reference] of replacements(text, scope, format)) size += reference.length - utf8Length(text.slice(index, index + width))
   assertOutputWithinLimit(size)
   let result = ''
   let copied = 0
@@ -212,6 +213,7 @@ export const htmlEntity = defineOperation({
     },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  runsInBrowser: true,
   run({ input, action, scope, format, strict }) {
     return { result: action === 'encode' ? encodeEntities(input, scope, format) : decodeEntities(input, strict), action }
   },

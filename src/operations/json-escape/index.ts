@@ -70,6 +70,7 @@ export const jsonEscape = defineOperation({
     },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  runsInBrowser: true,
   run({ input, action, wrapInQuotes, asciiOnly }) {
     return { result: action === 'escape' ? escapeJson(input, asciiOnly, wrapInQuotes) : unescapeJson(input), action }
   },

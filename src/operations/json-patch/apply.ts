@@ -3,6 +3,7 @@
 import { invalidInput, limitExceeded } from '../../core/errors.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { forEachChild, setOwn } from '../../lib/json/value.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 /** The most operations a JSON Patch may hold, applied or generated: a diff gives no patch that apply would refuse. */
 export const MAX_OPERATIONS = 10_000
@@ -118,7 +119,7 @@ function arrayIndex(array: unknown[], tokens: string[], at: number, allowEnd: bo
 /** The UTF-8 size of a string's JSON text, without writing it in the common case. */
 const PLAIN_JSON_STRING = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/
 export function jsonStringSize(text: string): number {
-  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : Buffer.byteLength(JSON.stringify(text))
+  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text))
 }
 
 function scalarSize(value: unknown): number {

@@ -266,6 +266,7 @@ export const jsonPatch = defineOperation({
     },
   ],
   offload: (fields) => isLargerThan([fields.input, fields.patch, fields.compareTo], OFFLOAD_THRESHOLD) || mayGrowPastOffloadThreshold(fields),
+  runsInBrowser: true,
   run(fields, context) {
     const warnings = new WarningList()
     // A worker thread is not told the budget; there the default one applies (the pool stops the thread at the real one).

@@ -4,6 +4,7 @@ import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../../core/limits.ts
 import { defineOperation, withDefault } from '../../core/operation.ts'
 import { layOutJson } from '../../lib/json/lay-out.ts'
 import { parseOrRefuse, readJsonTree, warningsOf } from '../../lib/json/text-tree.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 import { resolvePointer } from './pointer.ts'
 import { MAX_QUERY_VALUES, QUERY_OFFLOAD_THRESHOLD, query, queryMayOutgrow } from './query.ts'
 import { sizeOf, toValue } from './tree-values.ts'
@@ -152,6 +153,7 @@ export const json = defineOperation({
     },
   ],
   offload: ({ input, action, path }) => input.length > JSON_OFFLOAD_THRESHOLD || (action === 'query' && path !== undefined && queryMayOutgrow(input, path)),
+  runsInBrowser: true,
   async run({ input, action, indent, sortKeys, lenient, path, pointer }) {
     if (action === 'validate') return validateJson(input, lenient)
     if (action === 'query' && path === undefined) throw validationError('path', 'is required for query (a JSONPath query such as $.a[0])')
@@ -167,7 +169,7 @@ export const json = defineOperation({
       return { result: values, action, paths, warnings: warningsOf(parsed) }
     }
     const node = resolvePointer(parsed.root, pointer!)
-    assertOutputWithinLimit(sizeOf(node, Buffer.byteLength(input) === input.length))
+    assertOutputWithinLimit(sizeOf(node, utf8Length(input) === input.length))
     return { result: toValue(node, input, parsed.warnings), action, warnings: warningsOf(parsed) }
   },
 })

@@ -3,6 +3,7 @@ import { invalidInput, isDevutilsError, limitExceeded } from '../../core/errors.
 import { lazily } from '../../core/lazy.ts'
 import { assertOutputWithinLimit, MAX_NESTING_DEPTH } from '../../core/limits.ts'
 import type { JsonNode, ParsedJson } from '../../lib/json/text-tree.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 import { sizeOf, toValue } from './tree-values.ts'
 
 /**
@@ -80,7 +81,7 @@ export async function query(text: string, parsed: ParsedJson, path: string) {
     )
   }
   const document = toValue(parsed.root, text)
-  const ascii = Buffer.byteLength(text) === text.length
+  const ascii = utf8Length(text) === text.length
   const values: unknown[] = []
   const paths: string[] = []
   let size = 0
@@ -89,7 +90,7 @@ export async function query(text: string, parsed: ParsedJson, path: string) {
     for (const match of compiled.lazyQuery(document as never)) {
       const node = nodeAt(parsed.root, match.location)
       const normalized = match.getPath({ form: 'canonical' })
-      size += sizeOf(node, ascii) + Buffer.byteLength(normalized) + 4
+      size += sizeOf(node, ascii) + utf8Length(normalized) + 4
       assertOutputWithinLimit(size)
       if (values.length === MAX_QUERY_VALUES) {
         throw limitExceeded(`The query matches more than ${MAX_QUERY_VALUES} values, the most one query may return; narrow the path`, {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { bytesOfHexPairs, hexOfBytes } from '../../lib/bytes/hex.ts'
 import { randomOctets } from '../../lib/random/random.ts'
 
 type Format = 'colon' | 'hyphen' | 'dot' | 'none'
@@ -15,7 +16,7 @@ const HEX2 = '[0-9A-Fa-f]{2}'
 const PREFIX_PATTERN = `^(?:|${HEX2}(?::${HEX2}){0,4}|${HEX2}(?:-${HEX2}){0,4}|(?:${HEX2}){1,5}|[0-9A-Fa-f]{4}(?:\\.[0-9A-Fa-f]{4})?(?:\\.${HEX2})?)$`
 
 function formatMac(bytes: Uint8Array, format: Format, uppercase: boolean): string {
-  const hex = Buffer.from(bytes).toString('hex')
+  const hex = hexOfBytes(bytes)
   const text = uppercase ? hex.toUpperCase() : hex
   switch (format) {
     case 'colon':
@@ -78,8 +79,9 @@ export const macAddress = defineOperation({
     { summary: 'A locally administered multicast address, upper case with hyphens', input: { multicast: true, format: 'hyphen', uppercase: true } },
   ],
   allowGet: true,
+  runsInBrowser: true,
   run({ count, format, uppercase, prefix, multicast }) {
-    const fixed = Buffer.from((prefix ?? '').replace(/[:.-]/g, ''), 'hex')
+    const fixed = bytesOfHexPairs((prefix ?? '').replace(/[:.-]/g, ''))
     const random = randomOctets(MAC_BYTES * count)
     const results: string[] = []
     for (let i = 0; i < count; i++) {

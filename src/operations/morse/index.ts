@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { invalidInput, validationError } from '../../core/errors.ts'
 import { assertOutputWithinLimit } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 /**
  * Inputs longer than this run on a worker thread: each character becomes several symbols and
@@ -149,7 +150,7 @@ export function encodeMorse(text: string, symbols: Symbols, unknowns: Unknowns):
     }
     return written
   }
-  const letterSeparatorBytes = Buffer.byteLength(symbols.letterSeparator)
+  const letterSeparatorBytes = utf8Length(symbols.letterSeparator)
   const words: string[][] = []
   let word: string[] = []
   // A bound, not the exact size: it counts one separator per letter and per word.
@@ -160,7 +161,7 @@ export function encodeMorse(text: string, symbols: Symbols, unknowns: Unknowns):
     if (code !== undefined) {
       const written = spell(code)
       word.push(written)
-      size += Buffer.byteLength(written) + letterSeparatorBytes
+      size += utf8Length(written) + letterSeparatorBytes
     } else if (WHITESPACE.test(character)) {
       if (word.length > 0) words.push(word)
       word = []
@@ -170,7 +171,7 @@ export function encodeMorse(text: string, symbols: Symbols, unknowns: Unknowns):
     i += character.length - 1
   }
   if (word.length > 0) words.push(word)
-  assertOutputWithinLimit(size + words.length * Buffer.byteLength(symbols.wordSeparator))
+  assertOutputWithinLimit(size + words.length * utf8Length(symbols.wordSeparator))
   return words.map((letters) => letters.join(symbols.letterSeparator)).join(symbols.wordSeparator)
 }
 
@@ -335,6 +336,7 @@ export const morse = defineOperation({
     },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  runsInBrowser: true,
   run({ input, action, dot, dash, letterSeparator, wordSeparator, onUnknown }) {
     const symbols = { dot, dash, letterSeparator, wordSeparator }
     assertReadableSymbols(symbols)

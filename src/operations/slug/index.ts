@@ -3,6 +3,7 @@ import { commonJsExports } from '../../core/commonjs.ts'
 import { limitExceeded } from '../../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 /**
  * Inputs longer than this run on a worker thread: transliteration looks every character up in its
@@ -489,6 +490,7 @@ export const slug = defineOperation({
     { summary: 'Own replacements', input: { input: 'C# & .NET', replacements: { '#': 'sharp' } }, output: { result: 'csharp-and-net' } },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  runsInBrowser: true,
   async run({ input, separator, lowercase, transliterate, maxLength, replacements }) {
     let text = rewrite(input.normalize('NFC'), replacementMatcher(replacements))
     if (transliterate) text = await toLatin(text)
@@ -496,7 +498,7 @@ export const slug = defineOperation({
     const words = (transliterate ? text.match(ASCII_WORD) : text.normalize('NFC').match(UNICODE_WORD)) ?? []
     const kept = wordsWithin(words, separator.length, maxLength)
     let bytes = kept.length > 0 ? (kept.length - 1) * separator.length : 0
-    for (const word of kept) bytes += Buffer.byteLength(word)
+    for (const word of kept) bytes += utf8Length(word)
     assertOutputWithinLimit(bytes)
     return { result: kept.join(separator) }
   },

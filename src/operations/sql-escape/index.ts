@@ -174,6 +174,7 @@ export const sqlEscape = defineOperation({
     },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  runsInBrowser: true,
   run({ input, dialect, context, wrapInQuotes }) {
     return { result: escapeSql(input, dialect, context, wrapInQuotes), dialect, context }
   },

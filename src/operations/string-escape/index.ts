@@ -287,6 +287,7 @@ export const stringEscape = defineOperation({
     },
   ],
   offload: ({ input }) => input.length > OFFLOAD_LENGTH,
+  runsInBrowser: true,
   run(input) {
     const result = input.action === 'escape' ? escapeString(input.input, input) : unescapeString(input.input, input)
     return { result, action: input.action, language: input.language }

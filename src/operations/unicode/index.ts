@@ -139,6 +139,7 @@ function flagsOf(character: string, mixedScript: boolean): Flag[] {
   return flags
 }
 
+const UTF8 = new TextEncoder()
 const hexUnits = (values: Iterable<number>, digits: number) => Array.from(values, (value) => value.toString(16).toUpperCase().padStart(digits, '0')).join(' ')
 
 function describe(place: Place, flags: Flag[]) {
@@ -155,7 +156,7 @@ function describe(place: Place, flags: Flag[]) {
     index,
     codePoint: notation,
     character,
-    utf8: hexUnits(Buffer.from(character, 'utf8'), 2),
+    utf8: hexUnits(UTF8.encode(character), 2),
     utf16,
     category,
     categoryName: CATEGORY_NAMES[category],

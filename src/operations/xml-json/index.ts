@@ -347,6 +347,7 @@ export const xmlJson = defineOperation({
     },
   ],
   offload: ({ input }) => isLargerThan(input, XML_OFFLOAD_THRESHOLD),
+  runsInBrowser: true,
   async run({ input, action, attributePrefix, textKey, parseValues, indent }) {
     // '@text' under the prefix '@' would read as the attribute 'text'.
     if (textKey.startsWith(attributePrefix) || attributePrefix.startsWith(textKey))

@@ -84,6 +84,7 @@ export const yamlJson = defineOperation({
     },
   ],
   offload: ({ input }) => isLargerThan(input, YAML_OFFLOAD_THRESHOLD),
+  runsInBrowser: true,
   run({ input, action, multiDocument, indent, sortKeys, lineWidth }) {
     if (action === 'yamlToJson') {
       if (typeof input !== 'string') throw validationError('input', 'must be YAML text (a string) for yamlToJson; JSON values are for jsonToYaml')
