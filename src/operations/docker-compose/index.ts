@@ -172,6 +172,7 @@ export const dockerCompose = defineOperation({
     },
   ],
   offload: ({ input, action }) => input.length > (action === 'composeToRun' ? YAML_OFFLOAD_THRESHOLD : RUN_OFFLOAD_THRESHOLD),
+  runsInBrowser: true,
   run({ input, action, projectName, serviceName, indent, service, multiline }) {
     if (action === 'runToCompose') {
       if (service !== undefined) throw validationError('service', 'is for composeToRun only')

@@ -526,6 +526,7 @@ export const idn = defineOperation({
   allowGet: true,
   // A long name costs tens of milliseconds: each label is checked again, once per flag, to say what failed.
   offload: ({ input: text, action }) => (action === 'toAscii' || action === 'toUnicode') && text.length > OFFLOAD_LENGTH,
+  runsInBrowser: true,
   run: async ({ input: text, action, ...flags }) => {
     const loaded = await engines()
     if (action === 'encode') return { result: encodePunycode(loaded, text), action, valid: true }
