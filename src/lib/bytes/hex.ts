@@ -7,3 +7,8 @@ export function hexOfBytes(bytes: Uint8Array): string {
 export function bytesOfHexPairs(hex: string): Uint8Array {
   return Uint8Array.from(hex.match(/[0-9a-f]{2}/gi) ?? [], (pair) => Number.parseInt(pair, 16))
 }
+
+/** The unsigned big-endian integer of `bytes`; 0 for none. */
+export function bigIntOfBytes(bytes: Uint8Array): bigint {
+  return BigInt(`0x${hexOfBytes(bytes) || '0'}`)
+}

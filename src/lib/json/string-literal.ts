@@ -3,6 +3,7 @@
 import { invalidInput } from '../../core/errors.ts'
 import { showCharacterAt } from '../text/charsets.ts'
 import { replaceCodeUnits } from '../text/escape.ts'
+import { utf8Length } from '../text/utf8-length.ts'
 
 const unicodeEscapes: string[] = []
 
@@ -113,4 +114,12 @@ function readHexUnit(text: string, at: number): number {
     throw invalidInput(`\\u at position ${at} must be followed by four hex digits`, { position: at })
   }
   return Number.parseInt(digits, 16)
+}
+
+/** Text JSON writes as it is, between its quotes. */
+const PLAIN_JSON_STRING = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/
+
+/** The UTF-8 size of a string's JSON text, its quotes included, without writing it in the common case. */
+export function jsonStringSize(text: string): number {
+  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text))
 }

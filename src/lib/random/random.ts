@@ -4,7 +4,7 @@
  * top block of the random range are thrown away, never folded with `%`.
  */
 
-import { hexOfBytes } from '../bytes/hex.ts'
+import { bigIntOfBytes } from '../bytes/hex.ts'
 
 const TWO_POW_32 = 0x1_0000_0000
 const POOL_WORDS = 1024
@@ -39,7 +39,7 @@ export function randomBigIntBelow(n: bigint): bigint {
   const bytes = Math.ceil(bits / 8)
   const excessBits = BigInt(bytes * 8 - bits)
   for (;;) {
-    const candidate = bigIntOf(randomOctets(bytes)) >> excessBits
+    const candidate = bigIntOfBytes(randomOctets(bytes)) >> excessBits
     if (candidate < n) return candidate
   }
 }
@@ -79,9 +79,4 @@ export function randomOctets(count: number): Uint8Array {
   const bytes = new Uint8Array(count)
   for (let start = 0; start < count; start += GET_RANDOM_VALUES_BYTES) crypto.getRandomValues(bytes.subarray(start, start + GET_RANDOM_VALUES_BYTES))
   return bytes
-}
-
-/** The unsigned big-endian integer of `bytes`, at least one. */
-function bigIntOf(bytes: Uint8Array): bigint {
-  return BigInt(`0x${hexOfBytes(bytes)}`)
 }

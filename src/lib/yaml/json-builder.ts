@@ -1,8 +1,8 @@
 import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Scalar, type Node as YamlNode } from 'yaml'
 import { invalidInput, limitExceeded } from '../../core/errors.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
+import { jsonStringSize } from '../json/string-literal.ts'
 import { setOwn, type WarningList } from '../json/value.ts'
-import { utf8Length } from '../text/utf8-length.ts'
 import { type Place, placeOf } from './place.ts'
 
 /** A node turned into JSON, with its nesting depth and the predicted size of its JSON text. */
@@ -177,13 +177,6 @@ export class JsonBuilder {
     }
     return String(value)
   }
-}
-
-const PLAIN_JSON_STRING = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/
-
-/** The UTF-8 size of a string's JSON text, without writing it in the common case. */
-function jsonStringSize(text: string): number {
-  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text))
 }
 
 function scalar(value: unknown): Converted {

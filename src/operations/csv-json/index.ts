@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import { invalidInput, limitExceeded, validationError } from '../../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { jsonStringSize } from '../../lib/json/string-literal.ts'
 import { isLargerThan, lineAndColumn, parseJsonText, setOwn, WarningList } from '../../lib/json/value.ts'
 import { utf8Length } from '../../lib/text/utf8-length.ts'
 
@@ -207,7 +208,7 @@ function typedValue(cell: string): unknown {
 
 /** Predicts the JSON size of the rows before they are built: keys repeat on every row. */
 function predictJsonSize(text: string, records: string[][], firstRow: number, names: string[] | undefined, columns: number): number {
-  const keysSize = names ? names.reduce((sum, name) => sum + utf8Length(JSON.stringify(name)) + 1, 0) + EXTRA_KEY.length + 5 : 0
+  const keysSize = names ? names.reduce((sum, name) => sum + jsonStringSize(name) + 1, 0) + EXTRA_KEY.length + 5 : 0
   let size = utf8Length(text) - text.length
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { invalidInput, validationError } from '../../core/errors.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { bigIntOfBytes } from '../../lib/bytes/hex.ts'
 import { randomBelow, randomOctets } from '../../lib/random/random.ts'
 import { DIGITS, distinctCharacters, LOWERCASE, randomText, showCharacterAt, UPPERCASE } from '../../lib/text/charsets.ts'
 
@@ -42,8 +43,6 @@ function encodeFixed(value: bigint, alphabet: string, length: number): string {
   return symbols.join('')
 }
 
-const bigIntOf = (bytes: Uint8Array) => BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`)
-
 /** A ULID from its 48-bit millisecond time and 80-bit randomness (ULID specification, "Encoding"). */
 export function encodeUlid(time: number, random: bigint): string {
   return encodeFixed((BigInt(time) << ULID_RANDOM_BITS) | random, CROCKFORD, ULID_LENGTH)
@@ -62,7 +61,7 @@ function ulids(count: number): string[] {
     const now = Date.now()
     if (now > time || random + 1n === ULID_RANDOM_LIMIT) {
       time = Math.max(now, time + 1)
-      random = bigIntOf(randomOctets(10))
+      random = bigIntOfBytes(randomOctets(10))
     } else {
       random += 1n
     }
@@ -95,7 +94,7 @@ function ksuids(count: number): string[] {
     const bytes = Buffer.alloc(KSUID_BYTES)
     bytes.writeUInt32BE(Math.floor(Date.now() / 1000) - KSUID_EPOCH_SECONDS, 0)
     bytes.set(randomOctets(16), 4)
-    return encodeFixed(bigIntOf(bytes), BASE62, KSUID_LENGTH)
+    return encodeFixed(bigIntOfBytes(bytes), BASE62, KSUID_LENGTH)
   })
 }
 

@@ -2,8 +2,8 @@
 // deep the document grows and how much its copies write.
 import { invalidInput, limitExceeded } from '../../core/errors.ts'
 import { MAX_NESTING_DEPTH, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
+import { jsonStringSize } from '../../lib/json/string-literal.ts'
 import { forEachChild, setOwn } from '../../lib/json/value.ts'
-import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 /** The most operations a JSON Patch may hold, applied or generated: a diff gives no patch that apply would refuse. */
 export const MAX_OPERATIONS = 10_000
@@ -114,12 +114,6 @@ function arrayIndex(array: unknown[], tokens: string[], at: number, allowEnd: bo
     )
   }
   return index
-}
-
-/** The UTF-8 size of a string's JSON text, without writing it in the common case. */
-const PLAIN_JSON_STRING = /^[\u0020\u0021\u0023-\u005b\u005d-\u007e]*$/
-export function jsonStringSize(text: string): number {
-  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text))
 }
 
 function scalarSize(value: unknown): number {

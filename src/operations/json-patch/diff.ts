@@ -3,7 +3,8 @@
 import { diffArrays } from 'diff'
 import { limitExceeded } from '../../core/errors.ts'
 import { OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
-import { escapeToken, isContainer, isObject, type JsonObject, jsonStringSize, MAX_OPERATIONS, Sizes } from './apply.ts'
+import { jsonStringSize } from '../../lib/json/string-literal.ts'
+import { escapeToken, isContainer, isObject, type JsonObject, MAX_OPERATIONS, Sizes } from './apply.ts'
 
 /** How arrays are diffed: by Myers' diff of their elements, or index by index. */
 export const ARRAY_MODES = ['smart', 'index'] as const

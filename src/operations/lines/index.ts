@@ -2,8 +2,8 @@ import { Type } from 'typebox'
 import { limitExceeded, validationError } from '../../core/errors.ts'
 import { assertOutputWithinLimit, OUTPUT_LIMIT_BYTES } from '../../core/limits.ts'
 import { defineOperation, withDefault } from '../../core/operation.ts'
+import { jsonStringSize } from '../../lib/json/string-literal.ts'
 import { shuffle } from '../../lib/random/random.ts'
-import { utf8Length } from '../../lib/text/utf8-length.ts'
 
 const ACTIONS = ['sort', 'unique', 'count', 'reverse', 'shuffle', 'union', 'intersection', 'difference', 'symmetricDifference', 'clean'] as const
 type Action = (typeof ACTIONS)[number]
@@ -230,7 +230,7 @@ function assertAnswerWithinLimit(written: string[], newline: string, counts: Cou
   for (const line of written) units += line.length + newline.length
   for (const entry of counts ?? []) units += entry.line.length + COUNT_ENTRY_BYTES + String(entry.count).length
   if (units * WIDEST_ESCAPE <= OUTPUT_LIMIT_BYTES) return
-  const jsonBytes = (text: string) => utf8Length(JSON.stringify(text)) - 2
+  const jsonBytes = (text: string) => jsonStringSize(text) - 2
   // Each line break is written as two characters of JSON escape.
   let bytes = 0
   for (const line of written) bytes += jsonBytes(line) + newline.length * 2
