@@ -17,7 +17,15 @@ import { operations } from '../src/operations/index.ts'
 import { operationInfos } from '../src/operations/infos.ts'
 import { JQ_DIST_FOLDER, patchJqJs } from '../src/operations/jq/engine.ts'
 import { pipeline } from '../src/served.ts'
-import { BODY_LIMIT_PLACEHOLDER, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../src/web/paths.ts'
+import {
+  BODY_LIMIT_PLACEHOLDER,
+  PAGE_WORKER_NAME,
+  PIPELINE_PATH,
+  SERVICE_WORKER_PATH,
+  TOOL_PATH,
+  WEB_ASSETS_PATH,
+  WEB_MANIFEST_PATH,
+} from '../src/web/paths.ts'
 import {
   assertEnginesCoverFloor,
   type BundledPackage,
@@ -173,25 +181,38 @@ function warmCompileCache() {
   writeFileSync(join(outdir, '.npmignore'), `${COMPILE_CACHE_FOLDER}/\n`)
 }
 
+/**
+ * The Node.js modules that code running in the page may import, each with its stand-in there: the
+ * same names and answers for what that code calls of them, on portable libraries and Web APIs.
+ */
+const NODE_STAND_INS: Record<string, string> = Object.fromEntries(
+  ['buffer', 'crypto', 'net', 'timers/promises', 'zlib'].map((module) => [`node:${module}`, `./src/web/stand-ins/${module.replace('/', '-')}.ts`]),
+)
+
 await buildWebApp(join(outdir, 'web'))
 
 /**
  * The web app served at `/`: its script and style under content-hashed names (cached for a year),
  * the catalogue of operations it draws its forms from, and index.html, which names them and is
  * revalidated at every load; the manifest that makes it installable, and the service worker that
- * keeps this build's files for use offline. It holds no third-party code.
+ * keeps this build's files for use offline. The operations that run in the page bring their
+ * libraries, and the Node.js modules their code names are replaced by the stand-ins of
+ * src/web/stand-ins (see `NODE_STAND_INS`).
  */
 async function buildWebApp(webOutdir: string) {
   mkdirSync(webOutdir, { recursive: true })
   const web = await build({
     absWorkingDir: root,
-    entryPoints: { app: 'src/web/main.ts' },
+    entryPoints: { app: 'src/web/main.ts', [PAGE_WORKER_NAME]: 'src/web/page-worker.ts' },
     outdir: webOutdir,
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
     // Each operation that runs in the browser is a chunk of its own, loaded with its first call.
     splitting: true,
     plugins: [await browserOperationsModule()],
+    // The page's name for the recognisers of two-way operations (src/web/two-way-recognisers.d.ts).
+    alias: { ...NODE_STAND_INS, 'devutils:two-way-recognisers': './src/operations/two-way-recognisers.ts' },
+    inject: ['src/web/stand-ins/buffer-global.ts', 'src/web/stand-ins/shared-array-buffer.ts'],
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -205,10 +226,11 @@ async function buildWebApp(webOutdir: string) {
   const outputs = Object.keys(web.metafile.outputs).map((path) => basename(path))
   const script = outputs.find((name) => /^app-.*\.js$/.test(name))
   const style = outputs.find((name) => /^app-.*\.css$/.test(name))
-  if (!script || !style) throw new Error(`the web build wrote no script or no style: ${outputs.join(', ')}`)
+  const worker = outputs.find((name) => name.startsWith(`${PAGE_WORKER_NAME}-`) && name.endsWith('.js'))
+  if (!script || !style || !worker) throw new Error(`the web build wrote no script, style or worker: ${outputs.join(', ')}`)
   const catalogue = writeHashed(webOutdir, 'catalogue', 'json', JSON.stringify(webCatalogue(operations, pipeline, packageJson.version)))
   const icon = writeHashed(webOutdir, 'icon', 'svg', readFileSync(join(root, 'src/web/icon.svg'), 'utf8'))
-  const names: Record<string, string> = { '%SCRIPT%': script, '%STYLE%': style, '%CATALOGUE%': catalogue, '%ICON%': icon }
+  const names: Record<string, string> = { '%SCRIPT%': script, '%STYLE%': style, '%WORKER%': worker, '%CATALOGUE%': catalogue, '%ICON%': icon }
   const html = readFileSync(join(root, 'src/web/index.html'), 'utf8').replace(/%[A-Z]+%/g, (placeholder) => {
     if (placeholder === '%MANIFEST%') return WEB_MANIFEST_PATH
     // The service fills in its own body limit, which its configuration sets, as it serves the page.

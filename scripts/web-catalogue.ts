@@ -1,6 +1,7 @@
+import { choiceLabels, fieldLabel } from '../src/core/labels.ts'
 import { type AnyOperation, CATEGORIES } from '../src/core/operation.ts'
 import { PIPELINE_MAX_STEPS } from '../src/core/workflows.ts'
-import type { OutputField, WebCatalogue, WebOperation } from '../src/web/catalogue-types.ts'
+import type { FieldSchema, OutputField, WebCatalogue, WebField, WebOperation } from '../src/web/catalogue-types.ts'
 
 interface ObjectSchema {
   properties?: Record<string, Record<string, unknown>>
@@ -33,12 +34,7 @@ function webOperation(operation: AnyOperation): WebOperation {
     category: operation.category,
     summary: operation.summary,
     description: operation.description,
-    // A JSON round trip drops TypeBox's hidden markers and keeps only what JSON Schema says.
-    fields: Object.entries(input.properties ?? {}).map(([name, schema]) => ({
-      name,
-      required: required.has(name),
-      schema: JSON.parse(JSON.stringify(schema)),
-    })),
+    fields: Object.entries(input.properties ?? {}).map(([name, schema]) => webField(operation, name, schema, required.has(name))),
     outputFields: Object.fromEntries(Object.entries(output.properties ?? {}).map(([name, schema]) => [name, outputField(schema)])),
     examples: operation.examples.map((example) => ({
       summary: example.summary,
@@ -63,10 +59,32 @@ function webOperation(operation: AnyOperation): WebOperation {
   }
 }
 
+function webField(operation: AnyOperation, name: string, schema: Record<string, unknown>, required: boolean): WebField {
+  // A JSON round trip drops TypeBox's hidden markers and keeps only what JSON Schema says.
+  const fieldSchema = JSON.parse(JSON.stringify(schema)) as FieldSchema & { title?: string }
+  const labels = choiceLabels(choicesOf(fieldSchema), operation.labels?.choices?.[name])
+  return {
+    name,
+    label: fieldLabel(name, operation.labels?.fields?.[name] ?? fieldSchema.title),
+    required,
+    schema: fieldSchema,
+    ...(Object.keys(labels).length > 0 && { choiceLabels: labels }),
+  }
+}
+
+/** The constant values a field's schema names: its enum, and its alternatives' consts and enums. */
+function choicesOf(schema: FieldSchema): Array<string | number | boolean> {
+  return [...(schema.enum ?? []), ...(schema.const === undefined ? [] : [schema.const]), ...(schema.anyOf ?? []).flatMap(choicesOf)]
+}
+
+/** The keywords by which a schema says what type its values are: a schema with none of them allows any JSON value. */
+const TYPE_KEYWORDS = ['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'const', '$ref', 'properties', 'items']
+
 /**
  * What the answer's views read of an output field's schema: its description, and the annotations
- * that say what a value means (a date-time, a colour, a media type, how to say a date against now), down through arrays, records
- * and objects; nothing where a nested schema says nothing.
+ * that say what a value means (a date-time, a colour, a media type, how to say a date against now,
+ * spans of the input, the value written in a time zone, any JSON value), down through arrays,
+ * records and objects; nothing where a nested schema says nothing.
  */
 function outputField(schema: Record<string, unknown>, nested = false): OutputField {
   const field: OutputField = {}
@@ -74,6 +92,9 @@ function outputField(schema: Record<string, unknown>, nested = false): OutputFie
   if (typeof schema.format === 'string') field.format = schema.format
   if (typeof schema.contentMediaType === 'string') field.contentMediaType = schema.contentMediaType
   if (typeof schema['x-relative'] === 'object' && schema['x-relative'] !== null) field.relative = schema['x-relative'] as OutputField['relative']
+  if (typeof schema['x-spans'] === 'object' && schema['x-spans'] !== null) field.spans = schema['x-spans'] as OutputField['spans']
+  if (typeof schema['x-zoned'] === 'object' && schema['x-zoned'] !== null) field.zoned = schema['x-zoned'] as OutputField['zoned']
+  if (!nested && !TYPE_KEYWORDS.some((keyword) => keyword in schema)) field.anyJson = true
   const inner = (value: unknown) => {
     const annotated = typeof value === 'object' && value !== null ? outputField(value as Record<string, unknown>, true) : {}
     return Object.keys(annotated).length > 0 ? annotated : undefined

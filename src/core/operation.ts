@@ -83,6 +83,12 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    */
   actions?: Record<string, ActionFields>
   /**
+   * Words for people where the rule of core/labels.ts reads wrong: a field's label by its name, and
+   * its choices' labels by field and value. The web app's forms show them; the API, the OpenAPI
+   * document, MCP and the command line keep the names.
+   */
+  labels?: { fields?: Record<string, string>; choices?: Record<string, Record<string, string>> }
+  /**
    * With `actions`: a field the caller sent that the chosen action does not read is refused (400)
    * before `run`, even one equal to its default, which `run` cannot tell from its absence once the
    * defaults are filled in. Worth setting once every action lists all the fields it reads.
@@ -131,9 +137,11 @@ export interface OperationDefinition<I extends TObject = TObject, O extends TObj
    */
   deliberatelySlow?: boolean
   /**
-   * Pure code that needs nothing of a server (no Node.js module, no Buffer) and whose answers do not
-   * hang on the host's time-zone or locale data: the web app runs it in the page, so that its input
-   * never leaves the browser and it works offline. The web app's tests run its examples there.
+   * Pure code that needs nothing of a server (no Node.js module but those the web app stands in for,
+   * in src/web/stand-ins): the web app runs it in the page, so that its input never leaves the
+   * browser and it works offline. Where an answer rests on data the host carries (a zone's rules,
+   * Unicode's text segmentation, collation), the page's rests on the browser's. The web app's tests
+   * run its examples there.
    */
   runsInBrowser?: boolean
   run(input: OperationInput<I>, context?: RunContext): Static<O> | Promise<Static<O>>

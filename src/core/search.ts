@@ -66,6 +66,12 @@ const WEIGHT = {
   namePart: 30,
   /** A word of the query is one of the aliases of one word. */
   alias: 30,
+  /**
+   * A word of the query is one of the aliases of one word, but a common one (see `COMMON_SAYERS`)
+   * beside other words, none of which points at the operation: "decode" alone is base64's, "hex
+   * decode" is hex-text's. It still ranks the operation above those whose summaries only say the word.
+   */
+  commonAlias: 9,
   /** A word of the query is in the title, the summary, or an alias of several words. */
   summary: 8,
   /** A word of the query begins a word of the name, aliases or summary ("pass" of "password"). */
@@ -74,8 +80,17 @@ const WEIGHT = {
   text: 1,
 } as const
 
+/**
+ * A word that the titles and summaries of this many operations say ("decode", "string", "time")
+ * names none of them: an alias of such a word is a claim only when it is the whole query, or when
+ * another word of the query points at the operation too.
+ */
+const COMMON_SAYERS = 4
+
 /** The query as the ranking reads it. */
 interface Query {
+  /** The words of the query that are common words (see `COMMON_SAYERS`). */
+  common: ReadonlySet<string>
   /** Its words without stop words. */
   words: readonly string[]
   /** Those words joined by spaces. */
@@ -85,7 +100,7 @@ interface Query {
 }
 
 /** How well one operation answers the query; 0 when nothing matches. */
-function scoreOf(item: Searchable, { words, normalized, typed }: Query): number {
+function scoreOf(item: Searchable, { common, words, normalized, typed }: Query): number {
   const name = item.name.replaceAll('-', ' ')
   if (words.length > 0 && (normalized === name || normalized === searchWords(item.title).join(' '))) return WEIGHT.exactName
   const nameParts = new Set(item.name.split('-'))
@@ -97,10 +112,13 @@ function scoreOf(item: Searchable, { words, normalized, typed }: Query): number 
   const known = [...nameParts, ...aliasWords, ...summaryWords]
   let score = name.startsWith(typed) || lowerWords(item.title).join(' ').startsWith(typed) ? WEIGHT.namePrefix : 0
   for (const phrase of phrases) if (` ${normalized} `.includes(` ${phrase} `)) score += WEIGHT.phrase
+  const pointsHere = (word: string) => forms(word).some((form) => nameParts.has(form) || (aliasWords.has(form) && !common.has(form)))
+  const claimed = words.length === 1 || words.some(pointsHere)
   for (const word of words) {
     const variants = forms(word)
+    const alias = variants.find((form) => aliasWords.has(form))
     if (variants.some((form) => nameParts.has(form))) score += WEIGHT.namePart
-    else if (variants.some((form) => aliasWords.has(form))) score += WEIGHT.alias
+    else if (alias !== undefined) score += claimed || !common.has(alias) ? WEIGHT.alias : WEIGHT.commonAlias
     else if (variants.some((form) => summaryWords.has(form))) score += WEIGHT.summary
     else if (word.length >= 3 && known.some((candidate) => candidate.startsWith(word))) score += WEIGHT.prefix
     else if (variants.some((form) => textWords.has(form))) score += WEIGHT.text
@@ -110,19 +128,32 @@ function scoreOf(item: Searchable, { words, normalized, typed }: Query): number 
 
 /**
  * The operations that match the query, best first; ties keep the order given. The exact name or
- * title ranks first, then the names and titles the query begins; then aliases and names weigh most,
- * the summary less, the rest of the text least. MCP's discovery and the web app's search box both
- * rank with it.
+ * title ranks first, then the names and titles the query begins; then aliases and names weigh most
+ * (an alias that is a common word only when the query says nothing else, or points at the operation
+ * too), the summary less, the rest of the text least. MCP's discovery and the web app's search box
+ * both rank with it.
  */
 export function searchOperations<T extends Searchable>(items: readonly T[], query: string): Array<SearchHit<T>> {
   const typed = lowerWords(query).join(' ')
   if (typed === '') return []
   const words = searchWords(query)
-  const parsed: Query = { words, normalized: words.join(' '), typed }
+  const parsed: Query = { common: commonWords(items, words), words, normalized: words.join(' '), typed }
   return items
     .map((item) => ({ item, score: scoreOf(item, parsed) }))
     .filter((hit) => hit.score > 0)
     .sort((a, b) => b.score - a.score)
+}
+
+/** Which forms of the query's words the titles and summaries of at least `COMMON_SAYERS` operations say. */
+function commonWords(items: readonly Searchable[], words: readonly string[]): Set<string> {
+  const sayers = new Map(words.flatMap(forms).map((form) => [form, 0]))
+  for (const item of items) {
+    for (const word of new Set(searchWords(`${item.title} ${item.summary}`))) {
+      const count = sayers.get(word)
+      if (count !== undefined) sayers.set(word, count + 1)
+    }
+  }
+  return new Set([...sayers].filter(([, count]) => count >= COMMON_SAYERS).map(([word]) => word))
 }
 
 /** The name nearest to a mistyped one (at most two letters added, dropped or changed), if any is that near. */

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type helmet from 'helmet'
 import { DevutilsError } from '../core/errors.ts'
 import { CATEGORIES, type OperationInfo } from '../core/operation.ts'
-import { BODY_LIMIT_PLACEHOLDER, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../web/paths.ts'
+import { BODY_LIMIT_PLACEHOLDER, PAGE_WORKER_NAME, PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH, WEB_ASSETS_PATH, WEB_MANIFEST_PATH } from '../web/paths.ts'
 import { securityHeaders } from './protection.ts'
 
 /**
@@ -29,15 +29,16 @@ const FIXED_ADDRESS_FILES = new Set(['index.html', SERVICE_WORKER_PATH.slice(1),
 
 /**
  * The pages' own policy, stricter than the docs page's: scripts, styles and everything else from
- * this origin only (no inline script or style), and images also from the blob: URLs the page makes
- * for QR codes.
+ * this origin only (no inline script or style, no eval), and images also from the blob: URLs the page
+ * makes for QR codes. WebAssembly may be compiled ('wasm-unsafe-eval', which lets no JavaScript be
+ * evaluated): the hash algorithms that operations running in the page take from hash-wasm need it.
  */
 const WEB_APP_HELMET_OPTIONS: Parameters<typeof helmet>[0] = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
+      scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
       styleSrc: ["'self'"],
       imgSrc: ["'self'", 'blob:'],
       fontSrc: ["'self'"],
@@ -102,6 +103,8 @@ export async function webApp(app: FastifyInstance, { operations, bodyLimit }: { 
     const name = (request.params as { file: string }).file
     const file = FIXED_ADDRESS_FILES.has(name) ? undefined : files.get(name)?.()
     if (!file) return reply.callNotFound()
+    // A worker is bound by the policy of its script's answer: the page's worker, by the page's.
+    if (name.startsWith(`${PAGE_WORKER_NAME}-`)) reply.headers(htmlHeaders)
     reply.header('cache-control', 'public, max-age=31536000, immutable')
     return sendFile(request, reply, file)
   })

@@ -1,15 +1,11 @@
 import type { Answer } from './api.ts'
 import type { OutputField } from './catalogue-types.ts'
-import { diffView, isChangeList, isHunkList } from './diff-view.ts'
-import { copyButton, h, saveFile } from './dom.ts'
-import { imageBlob, imageView } from './image-view.ts'
-import { instantsList, instantsOf, instantView, isEmpty, isRecord, isVerdicts, type Json, recordTable, stringList, swatch, verdictBadges } from './views.ts'
+import { copyButton, h } from './dom.ts'
+import { isNextStep, nextStepLink } from './next-step.ts'
+import { headlineOf, type ResultContext } from './result-view.ts'
+import { instantsList, instantsOf, instantView, isEmpty, isRecord, isVerdicts, itemsTable, type Json, recordTable, stringList, verdictBadges } from './views.ts'
 
-interface AnswerContext {
-  /** Names the downloads. */
-  name: string
-  /** The fields of `data`: their descriptions and what their schemas say they are. */
-  outputFields: Record<string, OutputField>
+interface AnswerContext extends ResultContext {
   verdictField?: string
 }
 
@@ -21,28 +17,31 @@ interface Dates {
 }
 
 /**
- * Renders a successful answer: the result first, in the view its shape asks for, then the other
- * fields that say something (empty ones are left out), each in its view, then all of it as JSON.
+ * Renders a successful answer to `request`: the result first, in the view its shape asks for, then
+ * the other fields that say something (empty ones are left out), each in its view, then all of it
+ * as JSON.
  */
-export function renderData(answer: Extract<Answer, { success: true }>, context: AnswerContext): HTMLElement {
+export function renderData(answer: Extract<Answer, { success: true }>, context: AnswerContext, request: Record<string, unknown> = {}): HTMLElement {
   const data = answer.data as Record<string, Json>
   const view = h('div', { class: 'answer' }, verdictLine(data, context))
   const shown = new Set<string>(context.verdictField === undefined ? [] : [context.verdictField])
-  const isDiff = typeof data.result === 'string' && (isHunkList(data.hunks) || isChangeList(data.changes))
-  if (isDiff) for (const name of ['hunks', 'changes', 'additions', 'deletions']) shown.add(name)
   const dates = datesOf(data, context.outputFields)
+  const headline = headlineOf(data, context, request)
+  if (headline) view.append(headline.element)
+  for (const name of headline?.shows ?? []) shown.add(name)
+  // A field that repeats the result as shown says nothing new.
+  for (const [name, value] of Object.entries(data)) if (!shown.has(name) && repeats(value, data.result, headline?.text)) shown.add(name)
 
-  if ('result' in data && !isRecord(data.result)) {
-    view.append(resultView(data, context, isDiff))
-    shown.add('result')
-  }
-  // A field that repeats the result says nothing new.
-  for (const [name, value] of Object.entries(data)) if (name !== 'result' && typeof value === 'string' && value === data.result) shown.add(name)
-
-  const { scalars, blocks, tables } = fieldViews(data, context.outputFields, shown, dates)
+  const { scalars, blocks, tables } = fieldViews(data, context.outputFields, shown, dates, typeof request.input === 'string' ? request.input : undefined)
   if (scalars.length > 0) view.append(h('dl', { class: 'data-fields' }, ...scalars))
   view.append(...blocks, ...tables, rawJson(data))
   return view
+}
+
+/** Whether a field only repeats the result: its text as shown, or a list of it alone. */
+function repeats(value: Json, result: Json | undefined, shownText: string | undefined): boolean {
+  if (typeof value === 'string') return value === shownText
+  return Array.isArray(value) && value.length === 1 && value[0] === result && result !== undefined
 }
 
 /** "✓ valid: true", or "✗ valid: false (reason)", for an operation whose answer is a verdict. */
@@ -67,8 +66,8 @@ function datesOf(data: Record<string, Json>, schemas: Record<string, OutputField
   }
 }
 
-/** The fields besides the result, each in its view: scalars as a list, lists and objects as blocks, flat records as tables. */
-function fieldViews(data: Record<string, Json>, schemas: Record<string, OutputField>, shown: Set<string>, dates: Dates) {
+/** The fields besides the result, each in its view: scalars as a list, flat records as tables, lists and other objects as blocks. */
+function fieldViews(data: Record<string, Json>, schemas: Record<string, OutputField>, shown: Set<string>, dates: Dates, text: string | undefined) {
   const scalars: HTMLElement[] = []
   const blocks: HTMLElement[] = []
   const tables: HTMLElement[] = []
@@ -80,18 +79,13 @@ function fieldViews(data: Record<string, Json>, schemas: Record<string, OutputFi
   for (const [name, value] of Object.entries(data)) {
     if (shown.has(name) || isEmpty(value) || name === 'result') continue
     const schema = schemas[name]
-    const instants = instantsOf(schema)
-    if (instants === 'list' && Array.isArray(value)) blocks.push(section(name, schema, instantsList(value.map(String))))
-    else if (instants === 'record' && isRecord(value)) continue
-    else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) blocks.push(section(name, schema, stringList(value as string[])))
-    else if (isVerdicts(value)) blocks.push(section(name, schema, verdictBadges(value)))
-    else if (isRecord(value) && Object.values(value).every((inner) => !isRecord(inner))) table(name, value)
-    else if (typeof value === 'object' && value !== null)
-      blocks.push(section(name, schema, h('pre', { class: 'code', tabindex: 0 }, JSON.stringify(value, null, 2))))
+    if (instantsOf(schema) === 'record' && isRecord(value)) continue
+    if (isRecord(value) && !isVerdicts(value) && Object.values(value).every((inner) => !isRecord(inner))) table(name, value)
+    else if (typeof value === 'object' && value !== null) blocks.push(section(name, schema, blockView(name, value, schema, text)))
     else scalars.push(h('dt', { title: schema?.description ?? '' }, name), h('dd', {}, scalarView(value, schema)))
   }
   // An object result comes after the objects that describe it, as a token's header before its claims.
-  if (isRecord(data.result)) table('result', data.result)
+  if (isRecord(data.result) && !shown.has('result')) table('result', data.result)
   // Dates no table showed get their own list.
   for (const [name, value] of dates.records) {
     const rest = Object.entries(value as Record<string, string>).filter(([key]) => !dated.has(key))
@@ -100,17 +94,32 @@ function fieldViews(data: Record<string, Json>, schemas: Record<string, OutputFi
   return { scalars, blocks, tables }
 }
 
-/** All of the answer as JSON, folded, with a button to copy it. */
-function rawJson(data: Record<string, Json>): HTMLElement {
+/**
+ * A list or an object in its view: instants, strings, verdicts as badges, guesses with the next
+ * step of each (a button that runs it on `text`) or flat objects as a table, else its JSON.
+ */
+function blockView(name: string, value: Json[] | Record<string, Json>, schema: OutputField | undefined, text: string | undefined): HTMLElement {
+  if (isVerdicts(value)) return verdictBadges(value)
+  if (Array.isArray(value)) {
+    if (instantsOf(schema) === 'list') return instantsList(value.map(String))
+    if (value.every((item) => typeof item === 'string')) return stringList(value as string[])
+    if (text !== undefined && isStepList(value)) return itemsTable(name, value, (cell, item) => stepCell(cell, item, text))
+    if (isFlatList(value)) return itemsTable(name, value)
+  }
+  return h('pre', { class: 'code', tabindex: 0 }, JSON.stringify(value, null, 2))
+}
+
+/** All of the answer as JSON (the API's data, or its error with its code), folded, with a button to copy it. */
+export function rawJson(data: object): HTMLElement {
   const json = JSON.stringify(data, null, 2)
   return h(
     'details',
     { class: 'raw' },
-    h('summary', {}, 'JSON'),
+    h('summary', {}, 'The whole answer as JSON'),
     h(
       'div',
       { class: 'toolbar' },
-      copyButton('Copy JSON', () => json),
+      copyButton('Copy the whole answer', () => json),
     ),
     h('pre', { class: 'code', id: 'answer-json', tabindex: 0 }, json),
   )
@@ -128,53 +137,19 @@ function scalarView(value: Json, schema: OutputField | undefined): Node {
   return h('code', {}, String(value))
 }
 
-function resultView(data: Record<string, Json>, context: AnswerContext, isDiff: boolean): HTMLElement {
-  const result = data.result
-  const schema = context.outputFields.result
-  const text = typeof result === 'string' ? result : JSON.stringify(result, null, 2)
-  const blob = typeof result === 'string' && typeof data.mediaType === 'string' ? imageBlob(result, data.mediaType) : undefined
-  // An image's own buttons copy and save it as an image; its text is what this one copies, said as such.
-  const copyLabel = blob === undefined ? 'Copy' : blob.type === 'image/png' ? 'Copy base64' : 'Copy SVG markup'
-  const block = h(
-    'section',
-    { class: 'result', 'aria-label': 'Result' },
-    h(
-      'div',
-      { class: 'result-head' },
-      h('h3', {}, 'result'),
-      copyButton(copyLabel, () => text),
-      blob === undefined ? downloadButton(text, typeof result === 'string', context.name) : null,
-    ),
-  )
-  if (blob) block.append(imageView(blob, context.name))
-  else if (isDiff) block.append(diffView(data))
-  else if (Array.isArray(result) && instantsOf(schema) === 'list') block.append(instantsList(result.map(String)))
-  else {
-    const pre = h(
-      'pre',
-      {
-        class: `code result-text${typeof data.mediaType === 'string' && data.mediaType.startsWith('text/plain') ? ' tight' : ''}`,
-        id: 'answer-result',
-        tabindex: 0,
-      },
-      text,
-    )
-    block.append(schema?.format === 'color' && typeof result === 'string' ? h('div', { class: 'swatch-row' }, swatch(result), pre) : pre)
-  }
-  return block
-}
+/** A list of objects whose values are all scalars. */
+const isFlatList = (value: Json[]): value is Array<Record<string, Json>> =>
+  value.every((item) => isRecord(item) && Object.values(item).every((inner) => typeof inner !== 'object' || inner === null))
 
-/** Saves a text result as a file named after the operation: plain text, or JSON for a structured result. */
-function downloadButton(text: string, isText: boolean, name: string): HTMLElement {
-  const [type, extension] = isText ? ['text/plain', 'txt'] : ['application/json', 'json']
-  return h(
-    'button',
-    {
-      type: 'button',
-      class: 'secondary small',
-      id: 'download-result',
-      onclick: () => saveFile(new Blob([text], { type: `${type};charset=utf-8` }), `${name}.${extension}`),
-    },
-    'Download',
-  )
+/** A list of objects of which some suggest a next step: guesses at what the text is. */
+const isStepList = (value: Json[]): value is Array<Record<string, Json>> => value.every(isRecord) && value.some((item) => Object.values(item).some(isNextStep))
+
+/**
+ * A next step as a button that opens its tool on the text, read trimmed as the guess read it: from
+ * the guess's `details.payloadStart` when it gives one (a data URI's payload), which is what the step reads.
+ */
+function stepCell(cell: Json, item: Record<string, Json>, text: string): Node | undefined {
+  if (!isNextStep(cell)) return undefined
+  const start = isRecord(item.details) && typeof item.details.payloadStart === 'number' ? item.details.payloadStart : 0
+  return nextStepLink(cell, text.trim().slice(start))
 }

@@ -3,8 +3,6 @@
 /** The subset of JSON Schema that operation fields use, as the form reads it. */
 export interface FieldSchema {
   type?: string
-  /** A human name, where the field's own name would not do. */
-  title?: string
   enum?: Array<string | number | boolean>
   const?: string | number | boolean
   anyOf?: FieldSchema[]
@@ -19,6 +17,8 @@ export interface FieldSchema {
   writeOnly?: boolean
   examples?: unknown[]
   items?: FieldSchema
+  /** Values the form suggests as the field is typed: `timeZones`, the IANA time zones the browser knows. */
+  'x-suggestions'?: 'timeZones'
 }
 
 /** An output field's schema as the answer's views read it. */
@@ -33,6 +33,12 @@ export interface OutputField {
   /** A record's values. */
   values?: OutputField
   properties?: Record<string, OutputField>
+  /** The schema names no type: any JSON value. */
+  anyJson?: boolean
+  /** A list whose items are spans of a request field's text: `text` names that field, `start` and `end` the items' positions in it. */
+  spans?: { text: string; start: string; end: string }
+  /** The answer's fields that write this value in the time zone asked: `value` in the zone named by `zone`. */
+  zoned?: { value: string; zone: string }
 }
 
 export interface WebExample {
@@ -52,7 +58,7 @@ export interface WebOperation {
   summary: string
   description: string
   /** The input's fields in the schema's order. */
-  fields: Array<{ name: string; required: boolean; schema: FieldSchema }>
+  fields: WebField[]
   /** The top-level fields of `data`: their descriptions, and what the views read of their schemas. */
   outputFields: Record<string, OutputField>
   examples: WebExample[]
@@ -63,6 +69,16 @@ export interface WebOperation {
   verdictField?: string
   /** For an operation with an `action` field: each action's fields, and those it requires beyond the schema's `required` (a list: one of them). */
   actions?: Record<string, WebAction>
+}
+
+export interface WebField {
+  name: string
+  /** What the form calls it ("Input encoding"). */
+  label: string
+  required: boolean
+  schema: FieldSchema
+  /** The words shown for its choices where they differ from the values, by value as text ("YAML → JSON" for `yamlToJson`). */
+  choiceLabels?: Record<string, string>
 }
 
 export interface WebAction {

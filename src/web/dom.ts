@@ -26,9 +26,14 @@ export function append(parent: Node, children: Child[]): void {
 /**
  * Text of an operation's description with its `code` spans as <code> elements: the descriptions are
  * written in Markdown for the OpenAPI document, and backticks are all of it worth rendering here.
+ * A name in `names`, a code span or a camelCase word, is written as the page shows it, quoted.
  */
-export function richText(text: string): Node[] {
-  return text.split('`').map((part, index) => (index % 2 === 1 ? h('code', {}, part) : document.createTextNode(part)))
+export function richText(text: string, names: ReadonlyMap<string, string> = new Map()): Node[] {
+  const plain = (name: string) => `“${names.get(name)}”`
+  return text.split('`').map((part, index) => {
+    if (index % 2 === 0) return document.createTextNode(part.replace(/\b[a-z][a-z0-9]*[A-Z]\w*/g, (word) => (names.has(word) ? plain(word) : word)))
+    return names.has(part) ? document.createTextNode(plain(part)) : h('code', {}, part)
+  })
 }
 
 let copyFallback: HTMLTextAreaElement | undefined

@@ -2,15 +2,18 @@ import type { ErrorBody } from './api.ts'
 import type { ErrorLocation, OperationForm } from './form.ts'
 
 /**
- * Puts an error next to its cause: each field a 400 names, or the spot a 422 points at (in the
- * field it names, `input` unless it says otherwise). Returns what no field could take.
+ * Puts an error next to its cause: each field a 400 names (by its label, where the problem is the
+ * whole field's), or the spot a 422 points at (in the field it names, `input` unless it says
+ * otherwise). Returns what no field could take.
  */
 export function showErrorInForm(form: OperationForm, error: ErrorBody, fieldProblems = error.details): string[] {
   const unplaced: string[] = []
   if (Array.isArray(fieldProblems)) {
     for (const problem of fieldProblems as Array<{ field?: string; message?: string }>) {
       const field = topLevelField(problem.field ?? '')
-      const message = `${problem.field} ${problem.message}`
+      // An item of a field keeps its path after the field's label: "To time zones/0".
+      const label = `${form.fields.find((view) => view.field.name === field)?.field.label ?? field}${(problem.field ?? '').slice(field.length)}`
+      const message = `${label} ${problem.message}`
       if (!form.showError(field, message)) unplaced.push(message)
     }
     return unplaced

@@ -1,5 +1,7 @@
 import type { FieldSchema, WebOperation } from './catalogue-types.ts'
 import { h, richText } from './dom.ts'
+import { plainNames } from './plain-names.ts'
+import { suggestionsFor } from './suggestions.ts'
 
 /** What a field holds: nothing to send, a value to send (with its text, as the URL keeps it), or an error of its own. */
 export type FieldReading = { kind: 'omit' } | { kind: 'value'; value: unknown; text: string } | { kind: 'invalid'; message: string }
@@ -28,7 +30,7 @@ export interface OperationForm {
   fields: FieldView[]
   /** The requirements of the chosen action not met yet: each a list of fields, one of which is enough. */
   missing(): FieldView[][]
-  /** The request body, or the fields' own errors (a number that is not one, JSON that does not parse). */
+  /** The request body, or the fields' own errors, each a sentence that names its field by its label ("Payload is not valid JSON: …"). */
   read(): { body: Record<string, unknown> } | { errors: Array<{ field: string; message: string }> }
   /** The fields as URL parameters: only those that differ from their defaults, never a secret. */
   shareableParams(): URLSearchParams
@@ -58,7 +60,8 @@ let formCount = 0
  */
 export function buildForm(fields: Field[], onChange: () => void, actions?: WebOperation['actions']): OperationForm {
   const prefix = `f${++formCount}`
-  const views = fields.map((field) => fieldView(field, `${prefix}-${field.name}`))
+  const names = plainNames(fields)
+  const views = fields.map((field) => fieldView(field, `${prefix}-${field.name}`, names))
   const byName = new Map(views.map((view) => [view.field.name, view]))
   const rules = actionRules(views, byName, actions)
   const layout = fieldLayout(views, rules)
@@ -99,27 +102,27 @@ export function buildForm(fields: Field[], onChange: () => void, actions?: WebOp
   }
 }
 
-/** One field: its control, its label with badges (required, secret), its help and the slot for its error. */
-function fieldView(field: Field, id: string): FieldView {
+/**
+ * One field: its control, its label with a badge for a secret, its help and the slot for its error.
+ * What is required is no badge: the page says what it waits for before it sends anything.
+ */
+function fieldView(field: Field, id: string, names: ReadonlyMap<string, string>): FieldView {
   const control = controlFor(field, id)
   const helpId = `${id}-help`
   const errorSlot = h('div', { class: 'field-error', id: `${id}-error`, 'aria-live': 'polite' })
   control.focusTarget.setAttribute('aria-describedby', `${helpId} ${id}-error`)
-  const badges = [
-    field.required ? h('span', { class: 'badge' }, 'required') : null,
-    field.schema.writeOnly ? h('span', { class: 'badge secret', title: 'A secret: never put in a shared link' }, 'secret, not shared') : null,
-  ]
+  const badge = field.schema.writeOnly ? h('span', { class: 'badge secret', title: 'A secret: never put in a shared link' }, 'secret, not shared') : null
   const label =
     control.element instanceof HTMLFieldSetElement
       ? null
-      : h('label', { for: id, class: 'field-label' }, h('span', { class: 'field-name' }, fieldLabel(field)), ...badges)
-  if (control.element instanceof HTMLFieldSetElement) control.element.prepend(h('legend', { class: 'field-label' }, fieldLabel(field), ...badges))
+      : h('label', { for: id, class: 'field-label' }, h('span', { class: 'field-name' }, field.label), badge)
+  if (control.element instanceof HTMLFieldSetElement) control.element.prepend(h('legend', { class: 'field-label' }, field.label, badge))
   const container = h(
     'div',
     { class: `field field-${field.name}`, 'data-field': field.name },
     label,
     control.element,
-    h('p', { class: 'help', id: helpId }, ...richText(helpText(field.schema))),
+    h('p', { class: 'help', id: helpId }, ...richText(helpText(field.schema), names)),
     errorSlot,
   )
   return { field, control, container, errorSlot }
@@ -187,7 +190,7 @@ function readBody(views: FieldView[]): ReturnType<OperationForm['read']> {
   const errors: Array<{ field: string; message: string }> = []
   for (const { field, control } of views) {
     const reading = control.read()
-    if (reading.kind === 'invalid') errors.push({ field: field.name, message: reading.message })
+    if (reading.kind === 'invalid') errors.push({ field: field.name, message: `${field.label} ${reading.message}` })
     else if (reading.kind === 'value' && (field.required || reading.text !== defaultText(field.schema))) body[field.name] = reading.value
   }
   return errors.length > 0 ? { errors } : { body }
@@ -214,14 +217,6 @@ function clearFieldError(view: FieldView): void {
   view.container.classList.remove('has-error')
   view.control.focusTarget.removeAttribute('aria-invalid')
   view.errorSlot.replaceChildren()
-}
-
-/** The field's human name: its schema's title, else its name in words (`inputEncoding` is "Input encoding"). */
-export function fieldLabel(field: Field): string {
-  if (field.schema.title) return field.schema.title
-  const words = field.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(' ')
-  const text = words.map((word) => (/[A-Z].*[A-Z]/.test(word) ? word : word.toLowerCase())).join(' ')
-  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 /** What the description says an optional boolean without a schema default is when omitted ("Default: true for …"), else false. */
@@ -272,10 +267,15 @@ function choicesOf(schema: FieldSchema): Array<string | number | boolean> | unde
   return choices
 }
 
+/** Whether `text` is another spelling of a closed set's choice, which the pattern beside the set accepts. */
+function isOtherSpelling(schema: FieldSchema, text: string): boolean {
+  return schema.anyOf?.some((member) => member.type === 'string' && member.pattern !== undefined && new RegExp(member.pattern, 'u').test(text)) ?? false
+}
+
 function controlFor(field: Field, id: string): Control {
   const { schema } = field
   const choices = choicesOf(schema)
-  if (choices) return selectControl(id, choices, schema.default, field.required)
+  if (choices) return selectControl(id, [...choices], field)
   if (schema.type === 'boolean')
     return switchControl(id, schema.default === undefined ? documentedDefault(schema) : schema.default === true, schema.default === undefined)
   if (schema.type === 'integer' || schema.type === 'number') return numberControl(id, schema, field.required)
@@ -283,22 +283,23 @@ function controlFor(field: Field, id: string): Control {
   return textControl(id, field)
 }
 
-function choiceLabel(choice: string | number | boolean): string {
-  if (choice === '\t') return 'tab'
-  if (choice === '') return '(empty)'
-  return String(choice)
-}
-
-function selectControl(id: string, choices: Array<string | number | boolean>, fallback: unknown, required: boolean): Control {
+/** A select of the choices, each shown by its label; without a default, it starts on "Choose…" where one is required, else on "Default", which leaves it to the operation. */
+function selectControl(id: string, choices: Array<string | number | boolean>, field: Field): Control {
+  const fallback = field.schema.default
   const hasDefault = fallback !== undefined
   const select = h(
     'select',
     { id },
-    hasDefault ? null : h('option', { value: '' }, required ? 'Choose…' : '(not set)'),
-    ...choices.map((choice, index) => h('option', { value: String(index) }, choiceLabel(choice))),
+    hasDefault ? null : h('option', { value: '' }, field.required ? 'Choose…' : 'Default'),
+    ...choices.map((choice, index) => h('option', { value: String(index) }, field.choiceLabels?.[String(choice)] ?? String(choice))),
   )
   const indexOfText = (text: string | undefined) => choices.findIndex((choice) => String(choice) === text)
   const setText = (text: string | undefined) => {
+    if (text !== undefined && indexOfText(text) < 0 && isOtherSpelling(field.schema, text)) {
+      // Kept as it was given (by a link or an example), as the service would read it.
+      choices.push(text)
+      select.append(h('option', { value: String(choices.length - 1) }, text))
+    }
     const index = indexOfText(text ?? (hasDefault ? String(fallback) : undefined))
     select.value = index >= 0 ? String(index) : hasDefault ? String(indexOfText(String(fallback))) : ''
   }
@@ -348,7 +349,7 @@ function numberControl(id: string, schema: FieldSchema, required: boolean): Cont
     min: schema.minimum,
     max: schema.maximum,
     step: schema.multipleOf ?? (schema.type === 'integer' ? 1 : 'any'),
-    placeholder: schema.default === undefined ? (required ? 'required' : 'not set') : undefined,
+    placeholder: schema.default === undefined ? (required ? 'required' : 'default') : undefined,
   })
   const setText = (text: string | undefined) => {
     input.value = text ?? (schema.default === undefined ? '' : String(schema.default))
@@ -411,6 +412,7 @@ function textControl(id: string, field: Field): Control {
     autocapitalize: 'off',
     maxlength: schema.maxLength,
     placeholder: example === undefined ? undefined : `e.g. ${textOf(example).split('\n')[0]}`,
+    list: suggestionsFor(schema),
   }
   const control = multiline
     ? h('textarea', { ...attributes, rows: field.name === 'input' ? 6 : 3, class: 'code' })

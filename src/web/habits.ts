@@ -81,7 +81,7 @@ export function habitSections(catalogue: WebCatalogue): HTMLElement[] {
               h(
                 'a',
                 { href: `${TOOL_PATH}${operation.name}`, class: 'card' },
-                h('span', { class: 'card-name' }, operation.name),
+                h('span', { class: 'card-name' }, operation.title),
                 h('span', { class: 'card-summary' }, operation.summary),
               ),
             ),

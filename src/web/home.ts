@@ -4,13 +4,8 @@ import { h } from './dom.ts'
 import { readFragment, writeFragment } from './fragment.ts'
 import { habitSections } from './habits.ts'
 import { PIPELINE_PATH, TOOL_PATH } from './paths.ts'
+import { categoryTitle } from './plain-names.ts'
 import { SEARCH_KEYSHORTCUTS, SEARCH_MODIFIER_LABEL } from './shortcuts.ts'
-
-const CATEGORY_TITLES: Record<string, string> = {
-  encoders: 'Encoders',
-  generators: 'Generators',
-  converters: 'Converters',
-}
 
 interface Card {
   operation: WebOperation
@@ -88,7 +83,7 @@ function operationCard(operation: WebOperation): Card {
   const link = h(
     'a',
     { href: `${TOOL_PATH}${operation.name}`, class: 'card' },
-    h('span', { class: 'card-name' }, operation.name),
+    h('span', { class: 'card-name' }, operation.title),
     h('span', { class: 'card-summary' }, operation.summary),
     h('span', { class: 'card-enter', 'aria-hidden': 'true' }, 'Enter ↵'),
   )
@@ -103,7 +98,7 @@ function categorySection(category: string, cards: Card[]) {
     section: h(
       'section',
       { class: 'category', 'aria-labelledby': `category-${category}` },
-      h('h2', { id: `category-${category}` }, CATEGORY_TITLES[category] ?? category),
+      h('h2', { id: `category-${category}` }, categoryTitle(category)),
       list,
     ),
   }
@@ -151,7 +146,7 @@ function launcherHighlight(total: number, count: HTMLElement) {
       card?.item.classList.add('highlighted')
       if (query.trim() === '') count.textContent = `${total} tools`
       else if (!highlighted) count.textContent = 'No tool matches.'
-      else count.textContent = `${state.shown.length} of ${total} tools match. Enter opens ${highlighted.operation.name}.`
+      else count.textContent = `${state.shown.length} of ${total} tools match. Enter opens ${highlighted.operation.title}.`
     },
     onKey(event: KeyboardEvent, query: string) {
       if (event.isComposing || !highlighted) return

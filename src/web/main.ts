@@ -3,6 +3,7 @@ import type { WebCatalogue } from './catalogue-types.ts'
 import { h } from './dom.ts'
 import { favouriteToggle, recordVisit } from './habits.ts'
 import { homePage } from './home.ts'
+import { onlyHereControl } from './only-here.ts'
 import { PIPELINE_PATH, SERVICE_WORKER_PATH, TOOL_PATH } from './paths.ts'
 import { pipelinePage } from './pipeline.ts'
 import { isSearchShortcut } from './shortcuts.ts'
@@ -48,7 +49,7 @@ function route(catalogue: WebCatalogue, moveFocus: boolean) {
       recordVisit(operation.name)
       main.replaceChildren(page.element)
       dispose = page.dispose
-      title = `${operation.name}: ${operation.summary} · devutils`
+      title = `${operation.title}: ${operation.summary} · devutils`
     } else {
       main.replaceChildren(h('h1', { tabindex: -1 }, 'No such tool'), h('p', {}, h('a', { href: '/' }, 'See every tool')))
     }
@@ -136,6 +137,6 @@ function registerServiceWorker() {
   })
 }
 
-document.querySelector('.site-header')?.append(themeControl())
+document.querySelector('.site-header')?.append(onlyHereControl(), themeControl())
 void start()
 registerServiceWorker()

@@ -6,6 +6,8 @@ export interface PageParts {
   title: string
   summary: string
   description: string
+  /** The API's names the description uses, as the page shows them (see `richText`). */
+  names?: ReadonlyMap<string, string>
   /** The example buttons, where there are examples. */
   examples?: HTMLElement
   inputHeading: string
@@ -17,14 +19,14 @@ export interface PageParts {
 
 /** The page of an operation or of the pipeline: heading and description, the form beside the answer. */
 export function pageLayout(parts: PageParts): HTMLElement {
-  const { attributes, category, title, summary, description, examples, inputHeading, formElement, status, answerSlot, curlSlot } = parts
+  const { attributes, category, title, summary, description, names, examples, inputHeading, formElement, status, answerSlot, curlSlot } = parts
   return h(
     'article',
     attributes,
     h('p', { class: 'crumbs' }, h('a', { href: '/' }, 'All tools'), ` / ${category}`),
     h('h1', { tabindex: -1 }, title),
     h('p', { class: 'summary' }, summary),
-    h('details', { class: 'about' }, h('summary', {}, 'How it works'), h('p', {}, ...richText(description))),
+    h('details', { class: 'about' }, h('summary', {}, 'How it works'), h('p', {}, ...richText(description, names))),
     ...(examples ? [examples] : []),
     h(
       'div',

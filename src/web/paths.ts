@@ -18,3 +18,9 @@ export const SERVICE_WORKER_PATH = '/sw.js'
  * serves the page (its configuration sets it; a built file cannot know it).
  */
 export const BODY_LIMIT_PLACEHOLDER = '%BODY_LIMIT%'
+
+/**
+ * The name the page's worker script begins with, under WEB_ASSETS_PATH: the server gives it the
+ * pages' own policy, which a worker keeps from its script's answer (see in-page.ts).
+ */
+export const PAGE_WORKER_NAME = 'page-worker'

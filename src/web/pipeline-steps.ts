@@ -2,6 +2,7 @@ import type { WebCatalogue, WebOperation } from './catalogue-types.ts'
 import { h } from './dom.ts'
 import { buildForm, type OperationForm } from './form.ts'
 import { TOOL_PATH } from './paths.ts'
+import { categoryTitle } from './plain-names.ts'
 
 export interface Step {
   /** Undefined for a step just added, until its operation is chosen. */
@@ -123,10 +124,10 @@ function operationSelect(catalogue: WebCatalogue, operation: WebOperation | unde
     ...catalogue.categories.map((category) =>
       h(
         'optgroup',
-        { label: category },
+        { label: categoryTitle(category) },
         ...catalogue.operations
           .filter((candidate) => candidate.category === category)
-          .map((candidate) => h('option', { value: candidate.name, selected: candidate.name === operation?.name }, candidate.name)),
+          .map((candidate) => h('option', { value: candidate.name, selected: candidate.name === operation?.name }, candidate.title)),
       ),
     ),
   )
@@ -134,7 +135,7 @@ function operationSelect(catalogue: WebCatalogue, operation: WebOperation | unde
 
 function stepHelp(operation: WebOperation | undefined): HTMLElement {
   return operation
-    ? h('p', { class: 'help' }, operation.summary, ' ', h('a', { href: `${TOOL_PATH}${operation.name}` }, `(${operation.name} on its own)`))
+    ? h('p', { class: 'help' }, operation.summary, ' ', h('a', { href: `${TOOL_PATH}${operation.name}` }, `(${operation.title} on its own)`))
     : h('p', { class: 'help' }, "Choose what this step does with the previous step's result.")
 }
 

@@ -1,4 +1,4 @@
-import { renderData } from './answer.ts'
+import { rawJson, renderData } from './answer.ts'
 import { type AnswerPanel, answerPanel } from './answer-panel.ts'
 import type { Answer } from './api.ts'
 import type { WebCatalogue } from './catalogue-types.ts'
@@ -8,6 +8,7 @@ import { buildForm, type OperationForm, runOnSubmit } from './form.ts'
 import { linkSharing, readFragment } from './fragment.ts'
 import { pageLayout } from './page.ts'
 import { type Step, type StepList, stepList } from './pipeline-steps.ts'
+import { categoryTitle } from './plain-names.ts'
 
 const DEBOUNCE_MS = 300
 
@@ -33,7 +34,14 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
     if (!list.steps.some((step) => step.operation?.deliberatelySlow)) timer = setTimeout(run, DEBOUNCE_MS)
   }
   const inputForm = buildForm(
-    [{ name: 'input', required: false, schema: { type: 'string', description: "The first step's input; each step's result becomes the next one's." } }],
+    [
+      {
+        name: 'input',
+        label: 'Input',
+        required: false,
+        schema: { type: 'string', description: "The first step's input; each step's result becomes the next one's." },
+      },
+    ],
     onChange,
   )
   const list = stepList(catalogue, onChange)
@@ -63,7 +71,7 @@ export function pipelinePage(catalogue: WebCatalogue): { element: HTMLElement; d
   return {
     element: pageLayout({
       attributes: { class: 'tool pipeline' },
-      category: 'workflows',
+      category: categoryTitle('workflows'),
       title: 'Pipeline',
       summary: catalogue.pipeline.summary,
       description: catalogue.pipeline.description,
@@ -138,7 +146,7 @@ function requestBody(inputForm: OperationForm, steps: Step[]): { body: Record<st
   for (const step of steps) {
     const reading = step.form.read()
     if ('errors' in reading) {
-      for (const problem of reading.errors) step.form.showError(problem.field, `${problem.field} ${problem.message}`)
+      for (const problem of reading.errors) step.form.showError(problem.field, problem.message)
       valid = false
     } else calls.push({ operation: step.operation?.name, ...reading.body })
   }
@@ -151,10 +159,10 @@ function requestBody(inputForm: OperationForm, steps: Step[]): { body: Record<st
 function showAnswer(answer: Answer, panel: AnswerPanel, inputForm: OperationForm, steps: Step[]): void {
   for (const step of steps) step.resultSlot.replaceChildren()
   if (!answer.success) {
-    panel.answerSlot.replaceChildren()
-    showPipelineError(answer, inputForm, steps)
-    const { error } = answer
-    panel.showStatus('error', `${answer.status} ${error.code}: ${error.message}${answer.retryAfter ? ` Retry in ${answer.retryAfter} s.` : ''}`)
+    // As on an operation's page: the headline in words, the status and code in the JSON below.
+    panel.answerSlot.replaceChildren(rawJson(answer.error))
+    const headline = showPipelineError(answer, inputForm, steps)
+    panel.showStatus('error', `${headline}${answer.retryAfter ? ` Retry in ${answer.retryAfter} s.` : ''}`)
     return
   }
   const last = steps[steps.length - 1].operation!
@@ -164,24 +172,29 @@ function showAnswer(answer: Answer, panel: AnswerPanel, inputForm: OperationForm
   panel.answerSlot.replaceChildren(renderData({ ...answer, data: stepResults[stepResults.length - 1] ?? { result: answer.data.result } }, last))
 }
 
-/** An error where it belongs: in the failing step's form, in the pipeline's input, or under the step. */
-function showPipelineError(answer: Extract<Answer, { success: false }>, inputForm: OperationForm, steps: Step[]): void {
-  const { error } = answer
-  const details = (error.details ?? {}) as { step?: number; fields?: unknown; field?: string }
-  const step = details.step === undefined ? undefined : steps[details.step]
-  if (!step) {
-    showErrorInForm(inputForm, error)
-    return
+/**
+ * An error where it belongs: in the failing step's form, in the pipeline's input, or under the step.
+ * Returns the headline: the message, and the step by its number on the page (the API counts from 0).
+ */
+function showPipelineError(answer: Extract<Answer, { success: false }>, inputForm: OperationForm, steps: Step[]): string {
+  const details = (answer.error.details ?? {}) as { step?: number; operation?: string; fields?: unknown; field?: string }
+  const { step: index, operation, fields, ...location } = details
+  const step = index === undefined ? undefined : steps[index]
+  if (index === undefined || !step) {
+    showErrorInForm(inputForm, answer.error)
+    return answer.error.message
   }
+  // The API's message begins by naming the step; under the step and in the headline, the page names it.
+  const named = `Step ${index} (${operation}): `
+  const { message } = answer.error
+  const error = { ...answer.error, message: message.startsWith(named) ? message.slice(named.length) : message }
   step.element.classList.add('has-error')
-  const { step: _index, operation: _operation, fields, ...location } = details as Record<string, unknown>
   const inStepForm = showErrorInForm(step.form, error, fields ?? location)
   // A 422 about the text the step received: the first step received the pipeline's input.
   const unplaced =
-    inStepForm.length > 0 && details.step === 0 && details.field === undefined && !Array.isArray(fields)
-      ? showErrorInForm(inputForm, error, location)
-      : inStepForm
+    inStepForm.length > 0 && index === 0 && details.field === undefined && !Array.isArray(fields) ? showErrorInForm(inputForm, error, location) : inStepForm
   if (unplaced.length > 0) step.errorSlot.replaceChildren(h('p', { class: 'error-message' }, unplaced.join('; ')))
+  return `Step ${index + 1} (${step.operation?.title}): ${error.message}`
 }
 
 /** A step's result under it: its text, or the start of a long one with its length. */

@@ -1,14 +1,18 @@
-import { renderData } from './answer.ts'
+import { capitalised } from '../core/labels.ts'
+import { rawJson, renderData } from './answer.ts'
 import { type AnswerPanel, answerPanel } from './answer-panel.ts'
 import { type Answer, curlCommand } from './api.ts'
 import type { WebOperation } from './catalogue-types.ts'
 import { copyButton, h } from './dom.ts'
 import { showErrorInForm } from './errors.ts'
 import { fileOpener } from './file-input.ts'
-import { buildForm, type FieldView, fieldLabel, type OperationForm, runOnSubmit } from './form.ts'
+import { buildForm, type FieldView, type OperationForm, runOnSubmit } from './form.ts'
 import { linkSharing, readFragment } from './fragment.ts'
 import { toolHabits } from './habits.ts'
+import { takeHandedOver } from './next-step.ts'
+import { otherActionOffer } from './other-action-offer.ts'
 import { pageLayout } from './page.ts'
+import { categoryTitle, plainNames } from './plain-names.ts'
 
 const DEBOUNCE_MS = 250
 
@@ -41,11 +45,13 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
   const view: ToolView = { operation, panel, form }
   markMainField(view)
   const openFile = fileOpener(operation, form, bodyLimitBytes)
+  const offer = otherActionOffer(operation, form)
 
   async function run() {
     clearTimeout(timer)
-    const answer = await send(view, fromLink)
-    if (answer) showAnswer(view, answer, habits)
+    offer.check()
+    const sent = await send(view, fromLink)
+    if (sent) showAnswer(view, sent, habits)
   }
 
   /** Fills the form from a link's fragment (empty: the defaults), remembering whether a link filled it. */
@@ -54,12 +60,15 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
     form.setFromParams(params)
   }
 
-  const examples = examplesBar(operation, (example) => {
+  /** Fills the form with these values (an example's, or those another tool handed over) and runs it. */
+  function runWith(values: Record<string, unknown>) {
     fromLink = false
-    form.setFromValues(example.input)
+    form.setFromValues(values)
     sharing.share(form.shareableParams())
     void run()
-  })
+  }
+
+  const examples = examplesBar(operation, (example) => runWith(example.input))
   const formElement = toolForm(operation, form.element, sharing.note, () => {
     showParams(new URLSearchParams())
     onChange()
@@ -69,9 +78,13 @@ export function toolPage(operation: WebOperation, bodyLimitBytes: number): { ele
 
   const element = toolLayout(view, { examples, formElement, openFile })
 
-  const params = readFragment()
-  showParams(params)
-  if (startsRunning(view, params, fromLink)) void run()
+  const handedOver = takeHandedOver(operation.name)
+  if (handedOver) runWith(handedOver)
+  else {
+    const params = readFragment()
+    showParams(params)
+    if (startsRunning(view, params, fromLink)) void run()
+  }
 
   const onHashChange = () => {
     const wanted = readFragment()
@@ -105,10 +118,11 @@ function toolLayout(
 ): HTMLElement {
   const element = pageLayout({
     attributes: { class: 'tool', 'data-operation': operation.name },
-    category: operation.category,
-    title: operation.name,
+    category: categoryTitle(operation.category),
+    title: operation.title,
     summary: operation.summary,
     description: operation.description,
+    names: plainNames(operation.fields),
     examples,
     inputHeading: 'Input',
     formElement,
@@ -141,34 +155,39 @@ function awaitMissing({ operation, form, panel }: ToolView, fromLink: boolean): 
   return true
 }
 
-/** Sends the form when it is complete and valid, else marks what to fix; the answer, or none when nothing was sent. */
-async function send(view: ToolView, fromLink: boolean): Promise<Answer | undefined> {
+/** Sends the form when it is complete and valid, else marks what to fix; the answer with its request, or none when nothing was sent. */
+async function send(view: ToolView, fromLink: boolean): Promise<{ answer: Answer; request: Record<string, unknown> } | undefined> {
   const { operation, form, panel } = view
   form.clearErrors()
   if (awaitMissing(view, fromLink)) return undefined
   const reading = form.read()
   if ('errors' in reading) {
-    for (const problem of reading.errors) form.showError(problem.field, `${problem.field} ${problem.message}`)
+    for (const problem of reading.errors) form.showError(problem.field, problem.message)
     panel.showStatus('error', 'Fix the field marked in the form: nothing was sent.')
     return undefined
   }
-  return panel.send(operation.name, reading.body, operation.runsInBrowser)
+  const answer = await panel.send(operation.name, reading.body, operation.runsInBrowser)
+  return answer && { answer, request: reading.body }
 }
 
-function showAnswer({ operation, form, panel }: ToolView, answer: Answer, habits: ReturnType<typeof toolHabits>): void {
+function showAnswer(
+  { operation, form, panel }: ToolView,
+  { answer, request }: { answer: Answer; request: Record<string, unknown> },
+  habits: ReturnType<typeof toolHabits>,
+): void {
   const { answerSlot, showStatus } = panel
   answerSlot.removeAttribute('data-stale')
   if (answer.success) {
     panel.showProcessingTime(answer.meta.processingTime, operation.runsInBrowser)
-    answerSlot.replaceChildren(renderData(answer, operation))
+    answerSlot.replaceChildren(renderData(answer, operation, request))
     habits.answered(answer.data)
     return
   }
-  const { error } = answer
-  const unplaced = showErrorInForm(form, error)
+  // The headline says what went wrong in words; the status and code are the API's, in the JSON below.
+  const unplaced = showErrorInForm(form, answer.error)
   const retry = answer.retryAfter ? ` Retry in ${answer.retryAfter} s.` : ''
-  showStatus('error', `${answer.status} ${error.code}: ${unplaced.length > 0 ? unplaced.join('; ') : 'see the field marked in the form.'}${retry}`)
-  answerSlot.replaceChildren()
+  showStatus('error', `${unplaced.length > 0 ? unplaced.join('; ') : 'Fix the field marked in the form.'}${retry}`)
+  answerSlot.replaceChildren(rawJson(answer.error))
 }
 
 /**
@@ -194,17 +213,27 @@ function actionName(form: OperationForm): string | undefined {
   return reading?.kind === 'value' ? String(reading.value) : undefined
 }
 
-/** What to fill in before anything is sent; when only secrets are missing from a link, each is named as left out on purpose. */
+/**
+ * What to fill in before anything is sent; when only secrets are missing from a link, each is named
+ * as left out on purpose. An action shown as a bare verb ends the sentence ("to decode"); one shown
+ * as a phrase ("YAML → JSON") is left to its select, in view beside the hint.
+ */
 function missingHint(operation: WebOperation, missing: FieldView[][], action: string | undefined, fromLink: boolean): string {
-  const namesOf = (views: FieldView[]) => views.map(({ field }) => `the ${fieldLabel(field).toLowerCase()}`).join(' or ')
-  const purpose = action === undefined ? '' : ` to ${action}`
+  const namesOf = (views: FieldView[]) => views.map(({ field }) => `the ${inSentence(field.label)}`).join(' or ')
+  const actionLabel = operation.fields.find((field) => field.name === 'action')?.choiceLabels?.[action ?? '']
+  const purpose = action === undefined || actionLabel !== undefined ? '' : ` to ${action}`
   if (fromLink && missing.every((views) => views.every(({ field }) => field.schema.writeOnly))) {
     const names = missing.map(namesOf).join(' and ')
     const [verb, pronoun] = missing.length > 1 ? ['were', 'them'] : ['was', 'it']
-    return `${names.charAt(0).toUpperCase()}${names.slice(1)} ${verb} deliberately left out of the link, as secrets always are: type ${pronoun}${purpose}.`
+    return `${capitalised(names)} ${verb} deliberately left out of the link, as secrets always are: type ${pronoun}${purpose}.`
   }
   const [need] = missing
   return `${hintVerb(need)} ${namesOf(need)}${purpose}${operation.examples.length > 0 ? ', or pick an example' : ''}.`
+}
+
+/** A label inside a sentence: its first letter in lower case, unless it begins a word in capitals ("JSON args"). */
+function inSentence(label: string): string {
+  return label.replace(/^[A-Z](?![A-Z])/, (letter) => letter.toLowerCase())
 }
 
 function examplesBar(operation: WebOperation, pick: (example: WebOperation['examples'][number]) => void): HTMLElement {
@@ -223,7 +252,7 @@ function toolForm(operation: WebOperation, fields: HTMLElement, sharingNote: HTM
   const autoRun = !operation.deliberatelySlow
   return h(
     'form',
-    { class: 'tool-form', novalidate: true, 'aria-label': `${operation.name} input` },
+    { class: 'tool-form', novalidate: true, 'aria-label': `${operation.title}: input` },
     fields,
     h(
       'div',

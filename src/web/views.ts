@@ -147,3 +147,36 @@ export function swatch(color: string): HTMLElement {
 export function stringList(values: string[]): HTMLElement {
   return h('ul', { class: 'string-list' }, ...values.map((value) => h('li', {}, value)))
 }
+
+/** A value in a table cell as a person reads it: nothing as a dash, an object as its keys and values, a list as its items. */
+export function cellText(value: Json | undefined): string {
+  if (value === null || value === undefined) return '—'
+  if (Array.isArray(value)) return value.map((item) => cellText(item)).join(', ')
+  if (isRecord(value))
+    return Object.entries(value)
+      .map(([key, inner]) => `${key}: ${cellText(inner)}`)
+      .join('; ')
+  return String(value)
+}
+
+/**
+ * A list of objects as a table, a row each and a column per key; `cell` may draw a value of an
+ * item its own way. In a frame that scrolls sideways, as a wide table does on a phone.
+ */
+export function itemsTable(
+  label: string,
+  items: Array<Record<string, Json>>,
+  cell: (value: Json, item: Record<string, Json>) => Node | undefined = () => undefined,
+): HTMLElement {
+  const keys = [...new Set(items.flatMap((item) => Object.keys(item)))]
+  return h(
+    'div',
+    { class: 'table-frame', tabindex: 0, role: 'region', 'aria-label': label },
+    h(
+      'table',
+      { class: 'items' },
+      h('thead', {}, h('tr', {}, ...keys.map((key) => h('th', { scope: 'col' }, key)))),
+      h('tbody', {}, ...items.map((item) => h('tr', {}, ...keys.map((key) => h('td', {}, cell(item[key], item) ?? cellText(item[key])))))),
+    ),
+  )
+}

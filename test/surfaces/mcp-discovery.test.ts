@@ -171,6 +171,21 @@ describe('the ranking that finds operations (searchOperations), for MCP and the 
     assert.equal(ranked('percent')[0], 'url')
   })
 
+  test('an alias that many operations say claims the query alone, or beside a word that points at the operation', () => {
+    // "decode" is an alias of base64, and half a dozen other summaries say it.
+    assert.equal(ranked('decode')[0], 'base64')
+    for (const [query, expected] of [
+      ['hex decode', 'hex-text'],
+      ['percent decode', 'url'],
+      ['gzip decode', 'compress'],
+      ['decode uri', 'url'],
+      // json-schema's names corroborate its alias "validate".
+      ['validate json against a schema', 'json-schema'],
+    ]) {
+      assert.equal(ranked(query)[0], expected, `${query}: ${ranked(query).join(', ')}`)
+    }
+  })
+
   test('ties keep the order given, and nothing matches nothing', () => {
     const items = [
       { name: 'first', title: 'First', summary: 'Same words', aliases: [] },

@@ -37,8 +37,10 @@ const EncodingEnum = Type.Enum(ENCODINGS, {
 export const baseEncoding = defineOperation({
   name: 'base-encoding',
   category: 'encoders',
+  runsInBrowser: true,
   summary: 'Encode bytes as base58(check), base62, base36, base45, Ascii85, Z85, RFC 1924 base85 or bech32(m), or decode them',
   title: 'Base58, Base45, Base85 and Bech32',
+  labels: { fields: { hrp: 'Human-readable part' } },
   aliases: [
     'base58',
     'base58check',

@@ -29,6 +29,7 @@ function writtenLength(bytes: Uint8Array, encoding: ByteEncoding): number {
 export const base32 = defineOperation({
   name: 'base32',
   category: 'encoders',
+  runsInBrowser: true,
   summary: 'Encode text or bytes as Base32 (RFC 4648, base32hex or Crockford), or decode it',
   title: 'Base32',
   aliases: ['base32hex', 'crockford', 'rfc 4648'],

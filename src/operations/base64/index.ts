@@ -23,9 +23,10 @@ export function encodeBase64(bytes: Buffer, variant: Base64Variant, padding: boo
 export const base64 = defineOperation({
   name: 'base64',
   category: 'encoders',
+  runsInBrowser: true,
   summary: 'Encode text or bytes as Base64, or decode Base64',
   title: 'Base64',
-  aliases: ['b64', 'base64url', 'atob', 'btoa', 'data uri', 'rfc 4648'],
+  aliases: ['b64', 'base64url', 'atob', 'btoa', 'data uri', 'rfc 4648', 'encode', 'decode'],
   description:
     'Encodes the UTF-8 bytes of `input` (or bytes given as hex, base64 or Latin-1) as Base64 (RFC 4648 §4) or its URL-safe variant (§5), or decodes Base64. ' +
     'Decoding is lenient by default: it accepts either alphabet, missing padding, whitespace and line breaks, and a `data:…;base64,` prefix; any other character is a 422 naming its position. ' +

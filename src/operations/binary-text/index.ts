@@ -12,6 +12,7 @@ export const OFFLOAD_LENGTH = 64 * 1024
 export const binaryText = defineOperation({
   name: 'binary-text',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Write text as binary bytes, or read binary back to text',
   title: 'Text to binary',
   aliases: ['bits', 'ones and zeros', 'binary code', 'ascii to binary', 'binary to text'],

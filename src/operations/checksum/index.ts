@@ -234,6 +234,7 @@ const hexParameter = (description: string) => Type.String({ pattern: HEX_NUMBER,
 export const checksum = defineOperation({
   name: 'checksum',
   category: 'generators',
+  runsInBrowser: true,
   summary: 'Compute or identify a CRC (every model of the reveng catalogue), Adler-32, Fletcher, Internet checksum or xxHash',
   title: 'Checksum (CRC, Adler-32, Fletcher, xxHash)',
   aliases: [

@@ -14,6 +14,7 @@ export const cipher = defineOperation({
   category: 'encoders',
   summary: 'Encrypt or decrypt with AES-GCM, AES-CBC, AES-CTR or ChaCha20-Poly1305, with a raw key or a passphrase; reads and writes openssl enc output',
   title: 'Cipher (AES, ChaCha20-Poly1305)',
+  labels: { fields: { memoryKiB: 'Memory (KiB)', logN: 'Cost (log₂ N)' } },
   aliases: [
     'encrypt',
     'decrypt',

@@ -122,6 +122,7 @@ export const compress = defineOperation({
   category: 'encoders',
   summary: 'Compress text or bytes with gzip, deflate or brotli, or decompress them',
   title: 'Compress and decompress',
+  labels: { choices: { format: { 'deflate-raw': 'raw deflate' } } },
   aliases: ['gzip', 'gunzip', 'zlib', 'deflate', 'inflate', 'brotli', 'zip', 'unzip'],
   description:
     'Compresses the UTF-8 bytes of `input` (or bytes given as hex, base64 or Latin-1) as gzip (RFC 1952), zlib-wrapped deflate (RFC 1950, `deflate`), raw deflate (RFC 1951, `deflate-raw`) or brotli (RFC 7932), ' +

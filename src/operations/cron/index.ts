@@ -400,6 +400,7 @@ const fieldsSchema = Type.Object(
 export const cron = defineOperation({
   name: 'cron',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Explain a cron expression in plain English and list its next run times in a time zone',
   title: 'Cron expression',
   aliases: ['crontab', 'schedule', 'next run', 'cron job', 'describe cron', 'when does it run'],
@@ -432,6 +433,7 @@ export const cron = defineOperation({
           maxLength: 64,
           description: 'The IANA time zone the expression is read in and the runs are written in (UTC, Europe/Berlin, America/New_York).',
           examples: ['Europe/Berlin'],
+          'x-suggestions': 'timeZones',
         }),
         'UTC',
       ),

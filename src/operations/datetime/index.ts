@@ -13,6 +13,7 @@ import { INPUT, inSchemaOrder, OUTPUT } from './schema.ts'
 export const datetime = defineOperation({
   name: 'datetime',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Date arithmetic, differences, time zone conversion, calendar facts and business days (Temporal, RFC 9557)',
   title: 'Date and time calculator',
   aliases: [
@@ -49,7 +50,7 @@ export const datetime = defineOperation({
     '`info` gives calendar facts: weekday, ISO week, day of year, quarter, month and year lengths, and for zoned values the offset, start of day (not always 00:00), hours in the day and the neighbouring zone transitions. ' +
     '`businessDays` counts working days from `input` to `end` (exclusive; negative when `end` comes first) or adds `days` working days, skipping `weekend` (ISO weekdays) and `holidays`. ' +
     "`input` omitted means now, for `info` and `convert`. Errors: a Unix timestamp (use timestamp first), unreadable text, a gap or overlap under disambiguation reject, an offset that disagrees with the zone under offset reject, a day beyond the month under overflow reject, or a result beyond Temporal's range (years -271821 to 275760) are 422 INVALID_INPUT; an unknown `timezone` or `toTimezone` is 400; a businessDays span over 1,000,000 days is 422 LIMIT_EXCEEDED. " +
-    "Answers that depend on a zone's rules give `tzdataVersion`, the host's tz database version, since the rules change with it.",
+    "Answers that depend on a zone's rules give `tzdataVersion`, the host's tz database version, since the rules change with it (`unknown` in the web app, whose browser does not say).",
   allowGet: true,
   input: INPUT,
   output: OUTPUT,

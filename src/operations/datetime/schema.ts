@@ -53,6 +53,7 @@ export const INPUT = Type.Object(
         minLength: 1,
         maxLength: 64,
         description: 'The IANA time zone of a date-time without zone or offset (and of a date where a time is needed).',
+        'x-suggestions': 'timeZones',
       }),
       'UTC',
     ),
@@ -93,7 +94,9 @@ export const INPUT = Type.Object(
       'auto',
     ),
     roundingMode: withDefault(Type.Enum(ROUNDING_MODES, { description: 'difference: how to round to smallestUnit.' }), 'trunc'),
-    toTimezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'convert: the IANA time zone to show the instant in.' })),
+    toTimezone: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'convert: the IANA time zone to show the instant in.', 'x-suggestions': 'timeZones' }),
+    ),
     toTimezones: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
         minItems: 1,
@@ -182,6 +185,8 @@ export const OUTPUT = Type.Object({
   calendarDays: Type.Optional(Type.Integer({ description: 'businessDays: the calendar days from input to end (or to the result).' })),
   weekendDays: Type.Optional(Type.Integer({ description: 'businessDays: the weekend days in between, skipped.' })),
   holidaysHit: Type.Optional(Type.Integer({ description: 'businessDays: the holidays in between that fell on working days, skipped.' })),
-  tzdataVersion: Type.Optional(Type.String({ description: "The host's tz database version, for answers that depend on a zone's rules." })),
+  tzdataVersion: Type.Optional(
+    Type.String({ description: "The host's tz database version, for answers that depend on a zone's rules: `unknown` where the host does not say." }),
+  ),
 })
 const OUTPUT_ORDER = Object.keys(OUTPUT.properties)

@@ -35,4 +35,6 @@ export const testRows: OperationTestRows = {
       check: (data) => assert.equal(data.result, 'P60D'),
     },
   ],
+  // "date" begins this tool's name and title, and a name being typed ranks first; timestamp comes next.
+  searchWords: ['date'],
 }

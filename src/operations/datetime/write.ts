@@ -9,9 +9,12 @@ export function written(zoned: Temporal.ZonedDateTime, form: Form): string {
 
 export const FIXED_ZONE = /^(?:[+-]\d|(?:Etc\/)?(?:UTC|UCT|GMT|Zulu|Universal|Greenwich)(?:[+-]\d{1,2})?$)/i
 
-export /** The host's tz database version, for answers that depend on a zone's rules (a fixed offset has none). */
+export /**
+ * The host's tz database version, for answers that depend on a zone's rules (a fixed offset has
+ * none): `unknown` where the host does not say, as a browser running the web app does not.
+ */
 function tzdata(timeZone: string): { tzdataVersion?: string } {
-  return FIXED_ZONE.test(timeZone) ? {} : { tzdataVersion: process.versions.tz ?? 'unknown' }
+  return FIXED_ZONE.test(timeZone) ? {} : { tzdataVersion: globalThis.process?.versions.tz ?? 'unknown' }
 }
 
 export /** Daylight-saving time, as the tz database's offsets show it: an offset above the year's smaller one (January's or July's). */

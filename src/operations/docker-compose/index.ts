@@ -21,6 +21,7 @@ export const dockerCompose = defineOperation({
   category: 'converters',
   summary: 'Convert a docker run command to a Compose service, and a Compose service to a docker run command',
   title: 'docker run and Compose',
+  labels: { choices: { action: { runToCompose: 'docker run → Compose', composeToRun: 'Compose → docker run' } } },
   aliases: [
     'docker run to compose',
     'compose to docker run',

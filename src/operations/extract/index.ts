@@ -117,6 +117,7 @@ async function rewrite(input: string, types: readonly IndicatorType[], action: '
 export const extract = defineOperation({
   name: 'extract',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Find URLs, e-mail addresses, domains, IPs, CIDRs, MACs, UUIDs, hashes and dates in text, or defang and fang them',
   title: 'Extract indicators (IOCs) from text, defang and fang',
   aliases: [
@@ -174,7 +175,11 @@ export const extract = defineOperation({
     { additionalProperties: false },
   ),
   output: Type.Object({
-    result: Type.Union([Type.Array(item), Type.String()], { description: 'extract: the indicators, in text order. defang and fang: the rewritten text.' }),
+    result: Type.Union([Type.Array(item), Type.String()], {
+      description: 'extract: the indicators, in text order. defang and fang: the rewritten text.',
+      // Where each indicator stands in the text, for a reader to see them marked in it.
+      'x-spans': { text: 'input', start: 'start', end: 'end' },
+    }),
     action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
     counts: Type.Optional(Type.Record(Type.String(), Type.Integer(), { description: 'extract: how many results of each type asked for are listed.' })),
     truncated: Type.Optional(Type.Boolean({ description: 'extract: whether there were more than `maxResults`.' })),

@@ -115,12 +115,14 @@ const MAX_IDLE_BLAKE3 = 8
 
 /**
  * A hasher of its own per request (slices of concurrent requests interleave). node:crypto (OpenSSL)
- * computes every algorithm that both supported Node lines have in their default provider; hash-wasm
- * the others (BLAKE3, Keccak, Whirlpool, and BLAKE2 at lengths OpenSSL's fixed-size names refuse).
+ * computes every algorithm that both supported Node lines have in their default provider, but SM3,
+ * which the web app's stand-in for node:crypto lacks; hash-wasm the others (SM3, BLAKE3, Keccak,
+ * Whirlpool, and BLAKE2 at lengths OpenSSL's fixed-size names refuse).
  */
 async function hasherFor(algorithm: HashAlgorithm, bits: number): Promise<Hasher> {
   if (algorithm.startsWith('keccak-')) return wasmHasher(await (await loadHashWasm()).createKeccak(bits as 224 | 256 | 384 | 512))
   if (algorithm === 'whirlpool') return wasmHasher(await (await loadHashWasm()).createWhirlpool())
+  if (algorithm === 'sm3') return wasmHasher(await (await loadHashWasm()).createSM3())
   if (algorithm === 'blake2b') return wasmHasher(await (await loadHashWasm()).createBLAKE2b(bits))
   if (algorithm === 'blake2s') return wasmHasher(await (await loadHashWasm()).createBLAKE2s(bits))
   if (algorithm === 'blake3' && bits !== 256) return wasmHasher(await (await loadHashWasm()).createBLAKE3(bits))
@@ -174,12 +176,14 @@ function digestBits(algorithm: HashAlgorithm, length: number | undefined): numbe
 export const hash = defineOperation({
   name: 'hash',
   category: 'generators',
+  runsInBrowser: true,
   summary: 'Hash text or bytes with MD5, SHA-1, SHA-2, SHA-3, SHAKE, Keccak, BLAKE2, BLAKE3, RIPEMD-160, SM3, Whirlpool or CRC-32',
   title: 'Hash',
   aliases: [
     'digest',
     'checksum',
     'md5',
+    'sha',
     'sha1',
     'sha-1',
     'sha256',

@@ -24,5 +24,5 @@ export const testRows: OperationTestRows = {
       check: (data) => assert.match(String(data.result), /^ba7816bf/),
     },
   ],
-  searchWords: ['sha256'],
+  searchWords: ['sha256', 'sha', 'md5'],
 }

@@ -12,6 +12,7 @@ export const OFFLOAD_LENGTH = 64 * 1024
 export const hexText = defineOperation({
   name: 'hex-text',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Write text as hexadecimal bytes, or read hex back to text',
   title: 'Text to hex',
   aliases: ['hex dump', 'hexadecimal', 'ascii to hex', 'hex to text', 'bytes'],

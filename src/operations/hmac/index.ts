@@ -50,6 +50,7 @@ function keyBytes(key: string, keyEncoding: (typeof KEY_ENCODINGS)[number]): Buf
 export const hmac = defineOperation({
   name: 'hmac',
   category: 'generators',
+  runsInBrowser: true,
   summary: 'Compute or verify an HMAC (RFC 2104) with MD5, SHA-1, SHA-2 or SHA-3',
   title: 'HMAC',
   aliases: ['signature', 'message authentication code', 'webhook signature', 'keyed hash'],

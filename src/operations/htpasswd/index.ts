@@ -192,7 +192,6 @@ export const htpasswd = defineOperation({
     'bcrypt',
     'sha512-crypt',
     'sha256-crypt',
-    '{SHA}',
     'password file',
   ],
   description:

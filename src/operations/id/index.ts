@@ -167,6 +167,7 @@ export function inspectId(text: string): Inspection {
 export const id = defineOperation({
   name: 'id',
   category: 'generators',
+  runsInBrowser: true,
   summary: 'Generate ULIDs, nanoids, MongoDB ObjectIds or KSUIDs, or read the time inside one',
   title: 'ULID, nanoid, ObjectId, KSUID',
   aliases: ['ulid', 'nanoid', 'objectid', 'mongodb id', 'ksuid', 'unique id', 'sortable id'],

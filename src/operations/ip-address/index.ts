@@ -119,6 +119,7 @@ function drawOffset(space: Space): bigint {
 export const ipAddress = defineOperation({
   name: 'ip-address',
   category: 'generators',
+  runsInBrowser: true,
   summary: 'Generate random IPv4 or IPv6 addresses of a given kind or within a CIDR block',
   title: 'Random IP address',
   aliases: ['ipv4', 'ipv6', 'random ip', 'fake ip', 'ip generator'],

@@ -111,6 +111,7 @@ export const jsonPatch = defineOperation({
   category: 'converters',
   summary: 'Apply or generate a JSON Patch (RFC 6902) or a JSON Merge Patch (RFC 7396)',
   title: 'JSON Patch and Merge Patch',
+  labels: { choices: { format: { jsonPatch: 'JSON Patch', mergePatch: 'JSON Merge Patch' } } },
   aliases: [
     'rfc 6902',
     'rfc 7396',

@@ -252,6 +252,7 @@ const USER_SAMPLES = [
 export const jsonTypes = defineOperation({
   name: 'json-types',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Generate types from JSON samples: TypeScript, Zod, Go, Rust, Python, Java, C#, Kotlin, Swift or JSON Schema',
   title: 'JSON to types (quicktype)',
   aliases: [

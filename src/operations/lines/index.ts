@@ -246,6 +246,7 @@ const countEntrySchema = Type.Object({
 export const lines = defineOperation({
   name: 'lines',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Sort, dedupe, count, reverse, shuffle or compare the lines of a text',
   title: 'Line tools',
   aliases: [

@@ -256,6 +256,7 @@ export const markdown = defineOperation({
   category: 'converters',
   summary: 'Convert Markdown (CommonMark, GitHub Flavored) to safe HTML, or HTML to Markdown',
   title: 'Markdown ↔ HTML',
+  labels: { choices: { action: { toHtml: 'Markdown → HTML', toMarkdown: 'HTML → Markdown' } } },
   aliases: [
     'markdown to html',
     'html to markdown',

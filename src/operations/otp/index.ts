@@ -96,6 +96,7 @@ const NO_COLON = '^[^:]*$'
 export const otp = defineOperation({
   name: 'otp',
   category: 'generators',
+  runsInBrowser: true,
   summary: 'Generate or verify TOTP and HOTP one-time codes (RFC 6238, RFC 4226), or make a new secret with its otpauth URI',
   title: 'One-time password (TOTP, HOTP)',
   aliases: ['totp', 'hotp', '2fa', 'two factor', 'mfa', 'authenticator', 'google authenticator', 'otpauth', 'one time code'],

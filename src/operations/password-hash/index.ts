@@ -64,6 +64,7 @@ export const passwordHash = defineOperation({
   category: 'generators',
   summary: 'Hash a password with Argon2id, bcrypt, scrypt or sha512-crypt, or verify a password against such a hash or an /etc/shadow entry',
   title: 'Password hash',
+  labels: { fields: { memoryKiB: 'Memory (KiB)', logN: 'Cost (log₂ N)' } },
   aliases: [
     'bcrypt',
     'argon2',

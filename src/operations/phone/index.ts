@@ -69,6 +69,8 @@ const Match = Type.Object({
 const Output = Type.Object({
   result: Type.Union([Type.String(), Type.Array(Match)], {
     description: 'parse: the number in E.164 form (`+41446681800`), without its extension. find: the valid numbers in the text, in order.',
+    // Where each number found stands in the text, for a reader to see them marked in it.
+    'x-spans': { text: 'input', start: 'startsAt', end: 'endsAt' },
   }),
   action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
   valid: Type.Optional(

@@ -27,4 +27,5 @@ export const testRows: OperationTestRows = {
       check: (data) => assert.equal(data.result, 'hi'),
     },
   ],
+  searchWords: ['qr'],
 }

@@ -92,6 +92,8 @@ export const regex = defineOperation({
     result: Type.Union([Type.Boolean(), Type.String(), Type.Array(matchSchema), Type.Array(Type.Union([Type.String(), Type.Null()]))], {
       description:
         'test: whether it matches; match: the matches; replace: the new text; split: the pieces (a capture group that took no part in a separator’s match gives null, where JavaScript gives undefined).',
+      // Where each match stands in the text, for a reader to see them marked in it.
+      'x-spans': { text: 'input', start: 'index', end: 'end' },
     }),
     action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
     flavor: Type.Enum(FLAVORS, { description: 'The flavor used.' }),

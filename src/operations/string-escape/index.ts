@@ -170,6 +170,21 @@ export const stringEscape = defineOperation({
   category: 'encoders',
   summary: 'Escape text as a string literal (JavaScript, JSON, Java, C, C#, Python, Go, Rust, PHP, shell, CSV, regex, Unicode notation), or unescape one',
   title: 'String literal escape',
+  labels: {
+    choices: {
+      // Each notation as it writes 😀.
+      notation: {
+        uBraces: '\\u{1F600}',
+        utf16: '\\uD83D\\uDE00',
+        u8: '\\U0001F600',
+        xBraces: '\\x{1F600}',
+        uPlus: 'U+1F600',
+        htmlHex: '&#x1F600;',
+        htmlDecimal: '&#128512;',
+      },
+      mode: { escapeFunction: 'RegExp.escape' },
+    },
+  },
   aliases: [
     'escape string',
     'unescape string',

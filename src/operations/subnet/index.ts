@@ -168,6 +168,7 @@ const subnetOutput = Type.Object({
 export const subnet = defineOperation({
   name: 'subnet',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Work out an IPv4 or IPv6 subnet: network, broadcast, host range, masks, size and special-purpose range',
   title: 'Subnet calculator',
   aliases: ['cidr', 'netmask', 'subnet mask', 'network address', 'broadcast address', 'ip range', 'wildcard mask', 'prefix'],

@@ -121,6 +121,7 @@ function stats(text: string, locale: string, wordsPerMinute: number, speakingWor
 export const textStats = defineOperation({
   name: 'text-stats',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Count the characters, words, sentences, lines and paragraphs of a text, with reading and speaking time',
   title: 'Text statistics (word counter)',
   aliases: [

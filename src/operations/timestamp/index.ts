@@ -63,6 +63,7 @@ function inferAction(input: number | string | undefined): Action {
 export const timestamp = defineOperation({
   name: 'timestamp',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Convert Unix timestamps to dates and dates to Unix timestamps',
   title: 'Unix timestamp',
   aliases: ['epoch', 'unix time', 'epoch to date', 'date to epoch', 'iso 8601', 'rfc 3339', 'time zone', 'timezone', 'date', 'time', 'now'],
@@ -100,6 +101,7 @@ export const timestamp = defineOperation({
           maxLength: 64,
           description:
             'An IANA time zone name (Europe/Berlin, America/New_York, UTC). timestampToDate writes `local` and `rfc2822` in it; dateToTimestamp reads dates without an offset in it.',
+          'x-suggestions': 'timeZones',
         }),
         'UTC',
       ),
@@ -110,6 +112,8 @@ export const timestamp = defineOperation({
     result: Type.Union([Type.String(), Type.Number()], {
       description:
         'timestampToDate: the instant as ISO 8601 in UTC with milliseconds. dateToTimestamp: Unix seconds (a number, with a fraction for sub-second instants).',
+      // The same instant in the zone asked, which a reader who chose a zone wants to see first.
+      'x-zoned': { value: 'local', zone: 'timezone' },
     }),
     action: Type.Enum(ACTIONS, { description: 'The action performed.' }),
     unit: Type.Optional(Type.Enum(TIMESTAMP_UNITS, { description: 'timestampToDate: the unit `input` was read in.' })),

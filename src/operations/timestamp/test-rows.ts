@@ -14,5 +14,5 @@ export const testRows: OperationTestRows = {
       check: (data) => assert.match(JSON.stringify(data), /2023-11-14T22:13:20/),
     },
   ],
-  searchWords: ['epoch'],
+  searchWords: ['epoch', 'time'],
 }

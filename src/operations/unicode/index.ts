@@ -216,6 +216,7 @@ const codePointSchema = Type.Object({
 export const unicode = defineOperation({
   name: 'unicode',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Inspect the code points of a text, or normalize it to NFC, NFD, NFKC or NFKD',
   title: 'Unicode inspector',
   aliases: ['code point', 'codepoint', 'utf-8', 'utf8', 'utf-16', 'normalize', 'normalization', 'nfc', 'nfd', 'nfkc', 'nfkd', 'character info', 'emoji'],

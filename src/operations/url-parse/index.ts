@@ -21,6 +21,7 @@ export type Engines = Awaited<ReturnType<typeof engines>>
 export const urlParse = defineOperation({
   name: 'url-parse',
   category: 'converters',
+  runsInBrowser: true,
   summary: 'Parse, resolve, build or modify a URL by the WHATWG URL Standard, with every part explained',
   title: 'URL parser and builder',
   aliases: [

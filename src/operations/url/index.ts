@@ -124,6 +124,7 @@ export function percentDecode(text: string, scope: Scope, plusAsSpace: boolean):
 export const url = defineOperation({
   name: 'url',
   category: 'encoders',
+  runsInBrowser: true,
   summary: 'Percent-encode text for a URL component or a whole URI, or decode it',
   title: 'URL encode and decode',
   aliases: ['urlencode', 'urldecode', 'percent encoding', 'encodeuricomponent', 'query string', 'uri'],

@@ -235,6 +235,7 @@ const versionSchema = (description: string) =>
 export const uuid = defineOperation({
   name: 'uuid',
   category: 'generators',
+  runsInBrowser: true,
   summary: 'Generate UUIDs of versions 1, 3, 4, 5, 6 or 7, or the nil and max UUIDs, or inspect one',
   title: 'UUID',
   aliases: ['guid', 'uuid v4', 'uuid v7', 'uuidv4', 'uuidv7', 'unique identifier', 'rfc 9562', 'uuid decode', 'uuid version', 'uuid timestamp'],

@@ -125,6 +125,7 @@ export const x509 = defineOperation({
   category: 'converters',
   summary: 'Read X.509 certificates, chains, CSRs, CRLs and PKCS#7 bundles, or make a self-signed certificate or a CSR',
   title: 'X.509 certificate decoder and generator',
+  labels: { choices: { kind: { selfSigned: 'self-signed certificate', csr: 'certificate signing request' } } },
   aliases: [
     'certificate',
     'cert',

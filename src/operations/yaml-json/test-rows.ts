@@ -32,4 +32,5 @@ export const testRows: OperationTestRows = {
     },
   ],
   mcpTasks: [{ task: 'convert yaml to json', arguments: { input: 'a: 1' }, check: (data) => assert.deepEqual(data.result, { a: 1 }) }],
+  searchWords: ['yaml'],
 }
