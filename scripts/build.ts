@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { build, version as esbuildVersion, type Plugin } from 'esbuild'
+import { build, version as esbuildVersion, type Metafile, type Plugin } from 'esbuild'
 import { COMPILE_CACHE_FOLDER } from '../src/compile-cache.ts'
 import { buildApp } from '../src/http/app.ts'
 import { ZXING_WASM_FILE } from '../src/lib/image/zxing.ts'
@@ -92,13 +92,6 @@ await build({
 // Its types: declarations of the operations' TypeBox schemas, which the client's methods are typed from.
 execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.client.json'], { cwd: root, stdio: 'inherit' })
 
-const bundled = bundledPackages(root, result.metafile)
-assertEnginesCoverFloor(
-  bundled.map(({ manifest }) => manifest),
-  packageJson.engines.node,
-)
-writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(bundled))
-writeFileSync(join(outdir, SBOM_FILE), `${JSON.stringify(sbom(bundled), null, 2)}\n`)
 writeFileSync(join(outdir, 'openapi.json'), await openApiDocument())
 
 /**
@@ -189,7 +182,16 @@ const NODE_STAND_INS: Record<string, string> = Object.fromEntries(
   ['buffer', 'crypto', 'net', 'timers/promises', 'zlib'].map((module) => [`node:${module}`, `./src/web/stand-ins/${module.replace('/', '-')}.ts`]),
 )
 
-await buildWebApp(join(outdir, 'web'))
+const webMetafile = await buildWebApp(join(outdir, 'web'))
+
+// What the service's bundle and the web app's hold: the operations that run in the page bring theirs.
+const bundled = bundledPackages(root, result.metafile, webMetafile)
+assertEnginesCoverFloor(
+  bundled.map(({ manifest }) => manifest),
+  packageJson.engines.node,
+)
+writeFileSync(join(outdir, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(bundled))
+writeFileSync(join(outdir, SBOM_FILE), `${JSON.stringify(sbom(bundled), null, 2)}\n`)
 
 /**
  * The web app served at `/`: its script and style under content-hashed names (cached for a year),
@@ -199,7 +201,7 @@ await buildWebApp(join(outdir, 'web'))
  * libraries, and the Node.js modules their code names are replaced by the stand-ins of
  * src/web/stand-ins (see `NODE_STAND_INS`).
  */
-async function buildWebApp(webOutdir: string) {
+async function buildWebApp(webOutdir: string): Promise<Metafile> {
   mkdirSync(webOutdir, { recursive: true })
   const web = await build({
     absWorkingDir: root,
@@ -263,6 +265,7 @@ async function buildWebApp(webOutdir: string) {
     },
   })
   compressBesideEach(webOutdir)
+  return web.metafile
 }
 
 /**

@@ -36,13 +36,13 @@ export const PREBUILT_BUNDLES: Readonly<Record<string, readonly string[]>> = {
 }
 
 /**
- * One package per folder under node_modules that an input of the bundle lives in, sorted by folder,
+ * One package per folder under node_modules that an input of the bundles lives in, sorted by folder,
  * with those a prebuilt input holds. A package nested in another's node_modules is a package of its own.
  */
-export function bundledPackages(root: string, metafile: Metafile): BundledPackage[] {
+export function bundledPackages(root: string, ...metafiles: Metafile[]): BundledPackage[] {
   const dirs = new Set<string>()
   // An input esbuild read but left no code of (all of it shaken out) is not shipped.
-  for (const output of Object.values(metafile.outputs)) {
+  for (const output of metafiles.flatMap((metafile) => Object.values(metafile.outputs))) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const match = /^(.*node_modules\/)((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(input)
       if (!match || bytesInOutput === 0) continue
