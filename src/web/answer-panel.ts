@@ -20,7 +20,7 @@ export interface AnswerPanel {
   abort(): void
 }
 
-/** A processing time as a person reads it, short enough to keep the status on one line on a phone: "<1 ms", "4 ms", "1.2 s". */
+/** A processing time as a person reads it, short enough to keep the status on one line on a phone: under a millisecond, whole milliseconds, then seconds. */
 function durationInWords(milliseconds: number): string {
   if (milliseconds < 1) return '<1 ms'
   if (milliseconds < 1000) return `${Math.round(milliseconds)} ms`

@@ -128,16 +128,22 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
     }
   })
 
+  /** The API calls the tab makes from now on, as they are made; each is then aborted or let through. */
+  async function recordApiCalls(tab: Page, then: 'abort' | 'continue'): Promise<string[]> {
+    const sent: string[] = []
+    await tab.route('**/api/v1/**', (route) => {
+      sent.push(route.request().url())
+      return then === 'abort' ? route.abort() : route.continue()
+    })
+    return sent
+  }
+
   test('the operations that run in the browser answer every example in the page, as documented, with the service out of reach', async () => {
     const inPage = operations.filter((operation) => operation.runsInBrowser)
     assert.ok(inPage.length >= 55, inPage.map((operation) => operation.name).join(', '))
     const own = await newContext()
     const tab = await own.newPage()
-    const sent: string[] = []
-    await tab.route('**/api/v1/**', (route) => {
-      sent.push(route.request().url())
-      return route.abort()
-    })
+    const sent = await recordApiCalls(tab, 'abort')
     for (const operation of inPage) {
       await tab.goto(`${origin}/tools/${operation.name}`)
       assert.equal(await tab.locator('.runs-here .badge').textContent(), 'runs in your browser')
@@ -164,11 +170,7 @@ describe('the web app in headless Chromium, offline, under its CSP', { timeout: 
   test('"only in this browser": each page says where its tool runs, and with the switch on, a tool of the service sends nothing', async () => {
     const own = await newContext()
     const tab = await own.newPage()
-    const sent: string[] = []
-    await tab.route('**/api/v1/**', (route) => {
-      sent.push(route.request().url())
-      return route.continue()
-    })
+    const sent = await recordApiCalls(tab, 'continue')
     await tab.goto(`${origin}/tools/markdown`)
     assert.equal(await tab.locator('p.hint', { hasText: 'It runs on this service, so what you type is sent to it.' }).count(), 1)
     await tab.locator('#only-here').check()

@@ -1,7 +1,7 @@
 /**
  * `node:timers/promises` in the page: `setImmediate` as a promise settled once the tasks already
- * queued have run, through a message channel, since a chain of zero-delay timers is slowed to 4 ms
- * each after a few.
+ * queued have run, through a message channel, since browsers slow down a chain of zero-delay
+ * timers once it nests a few deep.
  */
 export function setImmediate(): Promise<void> {
   return new Promise((resolve) => {
